@@ -1,0 +1,137 @@
+// Glue between TVM-FFI tensors and the framework-agnostic kernels in include/.
+// Only files in csrc/ include this (and through it, the TVM-FFI headers).
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/extra/cuda/device_guard.h>
+#include <tvm/ffi/function.h>
+
+using tvm::ffi::TensorView;
+
+namespace flashinfer_nb {
+
+// The stream the calling framework made current for this device (torch's current stream).
+inline cudaStream_t get_stream(DLDevice device) {
+  return static_cast<cudaStream_t>(TVMFFIEnvGetStream(device.device_type, device.device_id));
+}
+
+// Pointer to the first element, honouring DLPack's byte_offset.
+template <typename T>
+inline T* data_ptr(TensorView t) {
+  return reinterpret_cast<T*>(static_cast<char*>(t.data_ptr()) + t.byte_offset());
+}
+
+inline const char* dtype_name(DLDataType dt) {
+  if (dt.code == kDLFloat && dt.bits == 16) return "float16";
+  if (dt.code == kDLBfloat && dt.bits == 16) return "bfloat16";
+  if (dt.code == kDLFloat && dt.bits == 32) return "float32";
+  if (dt.code == kDLFloat && dt.bits == 64) return "float64";
+  if (dt.code == kDLInt) return "int";
+  if (dt.code == kDLUInt) return "uint";
+  return "unsupported";
+}
+
+inline bool same_dtype(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+}  // namespace flashinfer_nb
+
+// ---- input checks: each raises ValueError with a message a user can act on ----
+#define CHECK_CUDA(x)                                                                      \
+  do {                                                                                     \
+    if ((x).device().device_type != kDLCUDA)                                               \
+      TVM_FFI_THROW(ValueError) << #x " must be a CUDA tensor (got device type "          \
+                                << static_cast<int>((x).device().device_type) << ")";      \
+  } while (0)
+
+#define CHECK_CONTIGUOUS(x)                                                                \
+  do {                                                                                     \
+    if (!(x).IsContiguous()) TVM_FFI_THROW(ValueError) << #x " must be contiguous";       \
+  } while (0)
+
+#define CHECK_LAST_DIM_CONTIGUOUS(x)                                                       \
+  do {                                                                                     \
+    if ((x).ndim() > 0 && (x).stride(-1) != 1)                                             \
+      TVM_FFI_THROW(ValueError) << #x " must be contiguous in its last dimension (stride " \
+                                << (x).stride(-1) << ")";                                 \
+  } while (0)
+
+#define CHECK_INPUT(x) \
+  CHECK_CUDA(x);       \
+  CHECK_CONTIGUOUS(x)
+
+#define CHECK_DIM(d, x)                                                                    \
+  do {                                                                                     \
+    if ((x).ndim() != (d))                                                                 \
+      TVM_FFI_THROW(ValueError) << #x " must be a " << (d) << "-D tensor (got "           \
+                                << (x).ndim() << "-D)";                                   \
+  } while (0)
+
+#define CHECK_SAME_DTYPE(a, b)                                                             \
+  do {                                                                                     \
+    if (!flashinfer_nb::same_dtype((a).dtype(), (b).dtype()))                              \
+      TVM_FFI_THROW(ValueError) << #a " and " #b " must have the same dtype (got "        \
+                                << flashinfer_nb::dtype_name((a).dtype()) << " and "      \
+                                << flashinfer_nb::dtype_name((b).dtype()) << ")";         \
+  } while (0)
+
+#define CHECK_SAME_SHAPE(a, b)                                                             \
+  do {                                                                                     \
+    bool same_ = (a).ndim() == (b).ndim();                                                 \
+    for (int i_ = 0; same_ && i_ < (a).ndim(); ++i_) same_ = (a).size(i_) == (b).size(i_); \
+    if (!same_) TVM_FFI_THROW(ValueError) << #a " and " #b " must have the same shape";   \
+  } while (0)
+
+#define CHECK_SAME_DEVICE(a, b)                                                            \
+  do {                                                                                     \
+    if ((a).device().device_type != (b).device().device_type ||                            \
+        (a).device().device_id != (b).device().device_id)                                  \
+      TVM_FFI_THROW(ValueError) << #a " and " #b " must be on the same device";           \
+  } while (0)
+
+#define CHECK_CUDA_SUCCESS(expr, what)                                                     \
+  do {                                                                                     \
+    cudaError_t st_ = (expr);                                                              \
+    if (st_ != cudaSuccess)                                                                \
+      TVM_FFI_THROW(RuntimeError) << what << " failed: " << cudaGetErrorString(st_);      \
+  } while (0)
+
+// ---- dtype dispatch: binds c_type and runs the lambda body for fp16, bf16 or fp32 ----
+#define DISPATCH_FLOAT_DTYPE(dlpack_dtype, c_type, ...)                                    \
+  [&]() -> bool {                                                                          \
+    DLDataType dt_ = (dlpack_dtype);                                                       \
+    if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 16) {                        \
+      using c_type = half;                                                                 \
+      return __VA_ARGS__();                                                                \
+    } else if (dt_.lanes == 1 && dt_.code == kDLBfloat && dt_.bits == 16) {                \
+      using c_type = nv_bfloat16;                                                          \
+      return __VA_ARGS__();                                                                \
+    } else if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 32) {                 \
+      using c_type = float;                                                                \
+      return __VA_ARGS__();                                                                \
+    }                                                                                      \
+    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_)     \
+                             << "; expected float16, bfloat16 or float32";                \
+    return false;                                                                          \
+  }()
+
+#define DISPATCH_HALF_DTYPE(dlpack_dtype, c_type, ...)                                     \
+  [&]() -> bool {                                                                          \
+    DLDataType dt_ = (dlpack_dtype);                                                       \
+    if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 16) {                        \
+      using c_type = half;                                                                 \
+      return __VA_ARGS__();                                                                \
+    } else if (dt_.lanes == 1 && dt_.code == kDLBfloat && dt_.bits == 16) {                \
+      using c_type = nv_bfloat16;                                                          \
+      return __VA_ARGS__();                                                                \
+    }                                                                                      \
+    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_)     \
+                             << "; expected float16 or bfloat16";                         \
+    return false;                                                                          \
+  }()
