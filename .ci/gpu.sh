@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The GPU suite in one call (used on the lent GPU machine; packages already on PYTHONPATH):
+# toolchain facts, start-up costs, every pytest test, every notebook with its cuda cells, benchmarks.
+# Logs and results go to $OUT (or /tmp/flashinfer_nb_gpu).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/flashinfer_nb_gpu}; mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+rc=0
+step() { echo "=== $1"; shift; "$@" 2>&1 | tee -a "$OUT/gpu_suite.log"; local s=${PIPESTATUS[0]}; [ $s -eq 0 ] || { echo "FAILED ($s): $*"; rc=1; }; }
+step gpu nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+step versions python3 -c "import torch, tvm_ffi; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'tvm_ffi', tvm_ffi.__version__)"
+step startup python3 benchmarks/bench_jit_startup.py
+step pytest python3 -m pytest -q -p no:cacheprovider
+step notebooks nbdev-test --flags cuda
+step bench_scale python3 benchmarks/bench_scale.py --csv "$OUT/scale.csv"
+exit $rc
