@@ -9,7 +9,7 @@ TORCH_SPEC ?= torch
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test test-gpu export clean-nbs check-sync bench
+.PHONY: lab test test-gpu export check-sync
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,12 +32,6 @@ test: $(STAMP) check-sync
 	$(BIN)/python -m pytest
 	$(BIN)/nbdev-test
 
-# On a GPU machine (packages already installed): every test, GPU notebook cells, benchmarks.
-test-gpu:
-	python3 -m pytest
-	nbdev-test --flags cuda
-	python3 benchmarks/bench_scale.py --csv benchmarks/results/$$(python3 -c "import torch;print(torch.cuda.get_device_name().replace(' ','_'))").csv
-
-bench:
-	python3 benchmarks/bench_scale.py
-	python3 benchmarks/bench_jit_startup.py
+# On a GPU machine, after `make lab` or `make test`: every test (GPU ones too), every notebook cell, benchmarks.
+test-gpu: $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH bash .ci/gpu.sh

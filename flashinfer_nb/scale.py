@@ -30,7 +30,7 @@ SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 @supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])
 def _check_scale(x, factor, out=None):
     check_tensor('x', x, dtypes=SCALE_DTYPES)
-    if isinstance(factor, bool) or not isinstance(factor, numbers.Real):
+    if type(factor) not in (float, int) and (isinstance(factor, bool) or not isinstance(factor, numbers.Real)):
         raise TypeError(f"factor must be a real number, got {type(factor).__name__}")
     if out is not None: check_out(out, x)
 

@@ -18,10 +18,14 @@ def get_compute_capability(device_index: int) -> tuple[int, int]:
     import torch
     return torch.cuda.get_device_capability(device_index)
 
+@functools.cache
+def _cc_int(device_index: int) -> int:
+    major, minor = get_compute_capability(device_index)
+    return major * 10 + minor
+
 def cc_of(device) -> int:
     "Compute capability of a torch CUDA device as an integer (`90` for sm_90)."
-    major, minor = get_compute_capability(device.index if device.index is not None else 0)
-    return major * 10 + minor
+    return _cc_int(device.index if device.index is not None else 0)
 
 def first_cuda_device(values):
     "The device of the first CUDA tensor among `values`, or `None`."
@@ -47,7 +51,7 @@ def check_out(out, ref, name: str = 'out'):
     check_tensor(name, out)
     if out.shape != ref.shape: raise ValueError(f"{name} has shape {tuple(out.shape)}, expected {tuple(ref.shape)}")
     if out.dtype != ref.dtype: raise ValueError(f"{name} has dtype {out.dtype}, expected {ref.dtype}")
-    if out.device != ref.device: raise ValueError(f"{name} is on {out.device}, expected {ref.device}")
+    if out.get_device() != ref.get_device(): raise ValueError(f"{name} is on {out.device}, expected {ref.device}")
 
 # %% ../nbs/03_utils.ipynb #c009
 class BackendSupportError(ValueError):
@@ -60,30 +64,52 @@ def supported_compute_capability(ccs: list[int]) -> Callable:
         return check
     return deco
 
+def _make_binder(fn):
+    "A fast `inspect.Signature.bind` + `apply_defaults` for plain parameters: the checks sit on every call."
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY, p.KEYWORD_ONLY) for p in params):
+        def slow(args, kwargs):  # unusual signatures take the general path
+            b = sig.bind(*args, **kwargs); b.apply_defaults(); return dict(b.arguments)
+        return slow
+    names = [p.name for p in params]
+    defaults = {p.name: p.default for p in params if p.default is not p.empty}
+    required = [n for n in names if n not in defaults]
+    def bind(args, kwargs):
+        if len(args) > len(names): raise TypeError(f"{fn.__name__}() takes {len(names)} arguments but {len(args)} were given")
+        a = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k in a: raise TypeError(f"{fn.__name__}() got multiple values for argument {k!r}")
+            if k not in sig.parameters: raise TypeError(f"{fn.__name__}() got an unexpected keyword argument {k!r}")
+            a[k] = v
+        for n in required:
+            if n not in a: raise TypeError(f"{fn.__name__}() missing required argument {n!r}")
+        return {**defaults, **a}
+    return bind
+
 def backend_requirement(backend_checks: dict[str, Callable], common_check: Callable | None = None) -> Callable:
     "Run `common_check` and the backend's check (and its capability list) before the decorated op."
     def deco(fn):
-        sig = inspect.signature(fn)
-        takes_backend = 'backend' in sig.parameters
+        bind = _make_binder(fn)
+        takes_backend = 'backend' in inspect.signature(fn).parameters
 
         def ccs_of(backend):
             checks = [c for c in (common_check, backend_checks.get(backend)) if c is not None]
             sets = [c.supported_ccs for c in checks if hasattr(c, 'supported_ccs')]
             return frozenset.intersection(*sets) if sets else None
+        ccs_by_backend = {b: ccs_of(b) for b in (backend_checks or [None])}
 
         def run_checks(args, kwargs):
-            bound = sig.bind(*args, **kwargs); bound.apply_defaults()
-            a = bound.arguments
+            a = bind(args, kwargs)
             backend = a.get('backend') if takes_backend else None
             if backend_checks and backend not in backend_checks:
                 raise BackendSupportError(f"{fn.__name__}: unknown backend {backend!r}; choose from {sorted(backend_checks)}")
-            if common_check is not None: common_check(*bound.args, **bound.kwargs)
-            dev = first_cuda_device(a.values())
-            ccs = ccs_of(backend)
-            if dev is not None and ccs is not None and (cc := cc_of(dev)) not in ccs:
+            if common_check is not None: common_check(**a)
+            ccs = ccs_by_backend[backend]
+            if ccs is not None and (dev := first_cuda_device(a.values())) is not None and (cc := cc_of(dev)) not in ccs:
                 raise BackendSupportError(f"{fn.__name__}{f' (backend {backend!r})' if backend else ''} does not "
                                           f"support compute capability {cc} of {dev}; supported: {sorted(ccs)}")
-            if backend in backend_checks: backend_checks[backend](*bound.args, **bound.kwargs)
+            if backend in backend_checks: backend_checks[backend](**a)
 
         @functools.wraps(fn)
         def wrapper(*args, skip_check: bool = False, **kwargs):
@@ -92,7 +118,7 @@ def backend_requirement(backend_checks: dict[str, Callable], common_check: Calla
 
         def is_backend_supported(backend, cc: int | None = None) -> bool:
             if backend_checks and backend not in backend_checks: return False
-            ccs = ccs_of(backend)
+            ccs = ccs_by_backend[backend]
             return cc is None or ccs is None or cc in ccs
 
         wrapper.is_backend_supported = is_backend_supported
