@@ -1,6 +1,6 @@
 // scale: out[i] = in[i] * factor, computed in fp32. The tutorial op, written for bandwidth:
-// 16-byte vector loads/stores, a grid of short blocks capped at a multiple of the GPU's resident
-// capacity, int64 indexing, and a scalar path for the unaligned head and the tail.
+// 16-byte vector loads/stores, a grid sized from the tensor and the GPU's SM count (capped at
+// kMaxWaves resident waves), int64 indexing, and a scalar path for the unaligned head and the tail.
 #pragma once
 #include "vec.cuh"
 
@@ -19,25 +19,42 @@ __device__ __forceinline__ Vec16<T> scale_vec(Vec16<T> v, float factor) {
   return v;
 }
 
-// [0, head) and [head + n_vec * kSize, n) are scalar; the middle is 16-byte vectors, one per thread
-// per grid stride. Short blocks (256 vectors each) let the block scheduler keep every SM fed to the
-// end; a capped grid with four loads in flight per thread measured 8-40% slower (NOTES.md).
-template <typename T>
+// [0, head) and [head + n_vec * kSize, n) are scalar; the middle is 16-byte vectors. A block moves
+// tiles of kUnroll * kThreads contiguous vectors, kUnroll loads in flight per thread. Large tensors use
+// kUnroll = 1: short blocks let the block scheduler keep every SM fed to the end, and a grid capped at
+// one wave measured 8-40% slower. Tensors whose kUnroll = 4 grid fits in one wave use 4: more bytes in
+// flight when there are too few blocks to hide latency (NOTES.md has the numbers).
+// kScalar = false is the common case (aligned, a multiple of the vector width): without the scalar
+// code the compiler schedules the vector loop better (measured ~5% at 4 Mi fp32, NOTES.md).
+template <typename T, int kUnroll, bool kScalar>
 __global__ void __launch_bounds__(kThreads)
     ScaleKernel(const T* __restrict__ in, T* __restrict__ out, float factor, int64_t n,
                 int64_t head, int64_t n_vec) {
   constexpr int kSize = Vec16<T>::kSize;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
-  const int64_t tid = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  const T* vin = in + head;
-  T* vout = out + head;
-  for (int64_t i = tid; i < n_vec; i += stride)
-    store_vec16(vout + i * kSize, scale_vec(load_vec16(vin + i * kSize), factor));
+  constexpr int64_t kTile = static_cast<int64_t>(kThreads) * kUnroll;
+  const T* vin = kScalar ? in + head : in;
+  T* vout = kScalar ? out + head : out;
+  for (int64_t base = static_cast<int64_t>(blockIdx.x) * kTile; base < n_vec;
+       base += static_cast<int64_t>(gridDim.x) * kTile) {
+    Vec16<T> v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t i = base + u * kThreads + threadIdx.x;
+      if (i < n_vec) v[u] = load_vec16(vin + i * kSize);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t i = base + u * kThreads + threadIdx.x;
+      if (i < n_vec) store_vec16(vout + i * kSize, scale_vec(v[u], factor));
+    }
+  }
 
+  if constexpr (!kScalar) return;
   // Scalar elements: the unaligned head, then the tail after the last full vector.
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
   const int64_t tail_begin = head + n_vec * kSize;
   const int64_t n_scalar = head + (n - tail_begin);
-  for (int64_t j = tid; j < n_scalar; j += stride) {
+  for (int64_t j = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; j < n_scalar; j += stride) {
     const int64_t idx = j < head ? j : tail_begin + (j - head);
     out[idx] = from_float<T>(to_float(in[idx]) * factor);
   }
@@ -63,10 +80,21 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
   int sms = 0;
   cudaError_t st = get_sm_count(&sms);
   if (st != cudaSuccess) return st;
-  const int64_t work = n_vec > 0 ? n_vec : n;
-  const int64_t blocks =
-      std::min<int64_t>(ceil_div(work, kThreads), static_cast<int64_t>(sms) * kBlocksPerSM * kMaxWaves);
-  ScaleKernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(in, out, factor, n, head, n_vec);
+  const int64_t wave = static_cast<int64_t>(sms) * kBlocksPerSM;
+  const int64_t max_blocks = wave * kMaxWaves;
+  const int64_t scalar_blocks = ceil_div(n - n_vec * kSize, kThreads);
+  const bool scalar = n_vec * kSize != n;
+  auto launch = [&](auto kernel, int64_t blocks) {
+    kernel<<<static_cast<unsigned>(std::min<int64_t>(std::max<int64_t>(blocks, 1), max_blocks)), kThreads, 0,
+             stream>>>(in, out, factor, n, head, n_vec);
+  };
+  if (ceil_div(n_vec, 4 * kThreads) <= wave) {
+    const int64_t blocks = std::max(ceil_div(n_vec, 4 * kThreads), scalar_blocks);
+    scalar ? launch(ScaleKernel<T, 4, true>, blocks) : launch(ScaleKernel<T, 4, false>, blocks);
+  } else {
+    const int64_t blocks = ceil_div(n_vec, kThreads);
+    scalar ? launch(ScaleKernel<T, 1, true>, blocks) : launch(ScaleKernel<T, 1, false>, blocks);
+  }
   return cudaGetLastError();
 }
 
