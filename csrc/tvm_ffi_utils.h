@@ -102,36 +102,37 @@ inline bool same_dtype(DLDataType a, DLDataType b) {
       TVM_FFI_THROW(RuntimeError) << what << " failed: " << cudaGetErrorString(st_);      \
   } while (0)
 
-// ---- dtype dispatch: binds c_type and runs the lambda body for fp16, bf16 or fp32 ----
-#define DISPATCH_FLOAT_DTYPE(dlpack_dtype, c_type, ...)                                    \
-  [&]() -> bool {                                                                          \
-    DLDataType dt_ = (dlpack_dtype);                                                       \
-    if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 16) {                        \
-      using c_type = half;                                                                 \
-      return __VA_ARGS__();                                                                \
-    } else if (dt_.lanes == 1 && dt_.code == kDLBfloat && dt_.bits == 16) {                \
-      using c_type = nv_bfloat16;                                                          \
-      return __VA_ARGS__();                                                                \
-    } else if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 32) {                 \
-      using c_type = float;                                                                \
-      return __VA_ARGS__();                                                                \
-    }                                                                                      \
-    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_)     \
-                             << "; expected float16, bfloat16 or float32";                \
-    return false;                                                                          \
+// ---- dtype dispatch: binds c_type and runs the lambda body for fp16, bf16 (or fp32) ----
+#define FLASHINFER_NB_IS_DTYPE(dt, code_, bits_) ((dt).lanes == 1 && (dt).code == (code_) && (dt).bits == (bits_))
+
+#define FLASHINFER_NB_DISPATCH_HALF_CASES(dt, c_type, ...) \
+  if (FLASHINFER_NB_IS_DTYPE(dt, kDLFloat, 16)) {           \
+    using c_type = half;                                    \
+    return __VA_ARGS__();                                   \
+  }                                                         \
+  if (FLASHINFER_NB_IS_DTYPE(dt, kDLBfloat, 16)) {          \
+    using c_type = nv_bfloat16;                             \
+    return __VA_ARGS__();                                   \
+  }
+
+#define DISPATCH_FLOAT_DTYPE(dlpack_dtype, c_type, ...)                                \
+  [&]() -> bool {                                                                      \
+    DLDataType dt_ = (dlpack_dtype);                                                   \
+    FLASHINFER_NB_DISPATCH_HALF_CASES(dt_, c_type, __VA_ARGS__)                        \
+    if (FLASHINFER_NB_IS_DTYPE(dt_, kDLFloat, 32)) {                                   \
+      using c_type = float;                                                            \
+      return __VA_ARGS__();                                                            \
+    }                                                                                  \
+    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_) \
+                             << "; expected float16, bfloat16 or float32";            \
+    return false;                                                                      \
   }()
 
-#define DISPATCH_HALF_DTYPE(dlpack_dtype, c_type, ...)                                     \
-  [&]() -> bool {                                                                          \
-    DLDataType dt_ = (dlpack_dtype);                                                       \
-    if (dt_.lanes == 1 && dt_.code == kDLFloat && dt_.bits == 16) {                        \
-      using c_type = half;                                                                 \
-      return __VA_ARGS__();                                                                \
-    } else if (dt_.lanes == 1 && dt_.code == kDLBfloat && dt_.bits == 16) {                \
-      using c_type = nv_bfloat16;                                                          \
-      return __VA_ARGS__();                                                                \
-    }                                                                                      \
-    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_)     \
-                             << "; expected float16 or bfloat16";                         \
-    return false;                                                                          \
+#define DISPATCH_HALF_DTYPE(dlpack_dtype, c_type, ...)                                 \
+  [&]() -> bool {                                                                      \
+    DLDataType dt_ = (dlpack_dtype);                                                   \
+    FLASHINFER_NB_DISPATCH_HALF_CASES(dt_, c_type, __VA_ARGS__)                        \
+    TVM_FFI_THROW(TypeError) << "unsupported dtype " << flashinfer_nb::dtype_name(dt_) \
+                             << "; expected float16 or bfloat16";                     \
+    return false;                                                                      \
   }()
