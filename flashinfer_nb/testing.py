@@ -6,6 +6,7 @@
 from __future__ import annotations
 import functools, statistics
 from dataclasses import dataclass
+from .jit.env import setting, setting_flag
 
 # %% auto #0
 __all__ = ['bench_gpu_time', 'BenchStats', 'summarize', 'copy_bandwidth']
@@ -18,10 +19,14 @@ def _l2_flush_buffer(device_index: int):
     return torch.empty(max(2 * l2, 1 << 24), dtype=torch.uint8, device=f'cuda:{device_index}')
 
 def bench_gpu_time(fn, args=(), kwargs=None, *, dry_run_iters: int | None = None, repeat_iters: int | None = None,
-                   dry_run_time_ms: float = 25.0, repeat_time_ms: float = 100.0, cold_l2_cache: bool = True,
-                   min_repeat: int = 10, max_repeat: int = 10_000) -> list[float]:
+                   dry_run_time_ms: float | None = None, repeat_time_ms: float | None = None,
+                   cold_l2_cache: bool | None = None, min_repeat: int = 10, max_repeat: int = 10_000) -> list[float]:
     "Time `fn(*args, **kwargs)` on the current CUDA stream; return each timed iteration's duration in **milliseconds**."
     import torch
+    # unset budgets come from settings.ini / FLASHINFER_NB_BENCH_* (bench_warmup_ms, bench_repeat_ms, bench_cold_l2)
+    if dry_run_time_ms is None: dry_run_time_ms = float(setting('bench_warmup_ms'))
+    if repeat_time_ms is None: repeat_time_ms = float(setting('bench_repeat_ms'))
+    if cold_l2_cache is None: cold_l2_cache = setting_flag('bench_cold_l2')
     if not torch.cuda.is_available(): raise RuntimeError("bench_gpu_time needs a CUDA device; none is available")
     for name, v in (('dry_run_iters', dry_run_iters), ('repeat_iters', repeat_iters)):
         if v is not None and v < (0 if name == 'dry_run_iters' else 1): raise ValueError(f"{name} must be >= {0 if name == 'dry_run_iters' else 1}, got {v}")
