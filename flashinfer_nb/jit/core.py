@@ -166,6 +166,7 @@ def default_jobs() -> int:
     return max(1, jobs)
 
 # %% ../../nbs/02_jit_core.ipynb #c023
+@functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
     import tvm_ffi.libinfo as li
     return [Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent
