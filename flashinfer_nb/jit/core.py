@@ -8,7 +8,7 @@ import contextlib, fcntl, functools, hashlib, json, logging, os, re, shlex, shut
 from dataclasses import dataclass, field
 from pathlib import Path
 from .env import (INCLUDE_DIR, CSRC_DIR, SETTINGS, setting, setting_flag, cache_root, jit_dir,
-                  ensure_private_dir, package_version)
+                  ensure_private_dir, check_private_dirs, package_version)
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
@@ -73,7 +73,8 @@ def tool_version(tool: str, pattern: str = r'.*') -> str:
     "First match of `pattern` in `tool --version`, memoised in `<cache_root>/toolchain.json` by the binary's identity."
     real = Path(shutil.which(tool) or tool).resolve()
     st = real.stat()
-    ident = f"{real}|{st.st_size}|{st.st_mtime_ns}|{pattern}"
+    # inode and ctime too: an upgrade that keeps size and mtime (package managers restore mtimes) still changes them
+    ident = f"{real}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}|{st.st_ctime_ns}|{pattern}"
     memo = cache_root()/'toolchain.json'
     try: known = json.loads(memo.read_text())
     except (OSError, ValueError): known = {}
@@ -134,7 +135,7 @@ class JitCompileError(RuntimeError):
 # %% ../../nbs/02_jit_core.ipynb #c018
 @contextlib.contextmanager
 def file_lock(path: Path, what: str = ''):
-    "Hold an exclusive `flock` on `path` for the `with` block."
+    "Hold an exclusive `flock` on `path` for the `with` block, which gets the lock's file descriptor."
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         t0, told = time.monotonic(), False
@@ -145,7 +146,7 @@ def file_lock(path: Path, what: str = ''):
                 if not told and time.monotonic() - t0 > 2:
                     logger.info(f"waiting for another process to finish building {what or path}"); told = True
                 time.sleep(0.05)
-        yield
+        yield fd
     finally: os.close(fd)
 
 # %% ../../nbs/02_jit_core.ipynb #c020
@@ -174,6 +175,13 @@ def _tvm_ffi_paths() -> tuple[list[Path], Path]:
 def _split_flags(key: str) -> list[str]: return shlex.split(setting(key))
 
 _loaded_modules: dict[str, object] = {}
+_verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
+
+def _refuse_foreign_library(lib: Path, st: os.stat_result) -> None:
+    if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        who = 'owned by another user' if st.st_uid != os.geteuid() else 'writable by other users'
+        raise PermissionError(f"refusing to load {lib}: it is {who} (mode {st.st_mode & 0o777:o}), so it may not be "
+                              f"the library this JIT built. Delete it (rm {shlex.quote(str(lib))}) to rebuild it.")
 
 @dataclass
 class JitSpec:
@@ -264,12 +272,13 @@ class JitSpec:
         if m.get('key') != key: return 'manifest key mismatch'
         try: st = lib.stat()
         except FileNotFoundError: return 'library missing'
-        if st.st_mode & 0o022: return f'{lib} is writable by other users'
+        _refuse_foreign_library(lib, st)
         if st.st_size != m.get('so_size') or _sha256_file(lib) != m.get('so_sha256'): return 'library corrupt'
         for dep, digest in m.get('deps', {}).items():
             try:
-                if _sha256_file(Path(dep)) != digest: return f'{dep} changed'
-            except FileNotFoundError: return f'{dep} missing'
+                if _sha256_file(Path(dep)) != digest: return f'dependency {dep} changed'
+            except FileNotFoundError: return f'dependency {dep} missing'
+        _verified[str(lib)] = (st.st_ino, st.st_size, st.st_mtime_ns)
         return None
 
     @property
@@ -303,17 +312,24 @@ class JitSpec:
         write_if_different(self.ninja_path, '\n'.join(lines))
         return self.ninja_path
 
-    def _run_ninja(self, verbose: bool) -> str:
+    def _run_ninja(self, verbose: bool, lock_fd: int | None = None) -> str:
         cmd = [str(find_ninja()), '-C', str(self.build_dir), '-j', str(default_jobs())] + (['-v'] if verbose else [])
         log_path = self.build_dir/'build.log'
-        if verbose:  # stream, so long builds show their progress
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            out = []
-            for line in proc.stdout: sys.stderr.write(line); out.append(line)
+        # ninja and its compilers inherit the build lock: if this process is killed they keep the directory
+        # locked until they exit, so two ninjas never write the same outputs.
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                pass_fds=() if lock_fd is None else (lock_fd,))
+        out = []
+        try:
+            for line in proc.stdout:
+                if verbose: sys.stderr.write(line)  # stream, so long builds show their progress
+                out.append(line)
             rc, log = proc.wait(), ''.join(out)
-        else:
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            rc, log = r.returncode, r.stdout + r.stderr
+        except BaseException:  # e.g. KeyboardInterrupt: SIGTERM makes ninja stop its compilers, then we let go
+            proc.terminate()
+            try: proc.wait(timeout=10)
+            except subprocess.TimeoutExpired: proc.kill(); proc.wait()
+            raise
         write_if_different(log_path, log)
         if rc != 0: raise JitCompileError(self.name, log, log_path)
         return log
@@ -334,18 +350,21 @@ class JitSpec:
     def build(self, verbose: bool | None = None) -> Path:
         "Build the module if its cached library is missing or stale; return the library path."
         key, tu_keys = self.content_key()
+        check_private_dirs(self.build_dir)
         if self._check_manifest(key) is None: return self.library_path(key)
         if setting_flag('disable_jit'):
             raise RuntimeError(f"module {self.name!r} is not in the JIT cache ({self.build_dir}) and "
                                f"{SETTINGS['disable_jit'].env} is set; unset it or pre-build the module")
         verbose = setting_flag('jit_verbose') if verbose is None else verbose
         ensure_private_dir(self.build_dir)
-        with file_lock(self.build_dir/'.lock', self.name):
+        with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
             if (why := self._check_manifest(key)) is None: return self.library_path(key)  # built while we waited
             logger.info(f"building {self.name} for {self.arch_tag} ({why})")
+            if why.startswith('dependency'):  # a header the scanner missed: the commands are unchanged and
+                for o in self._objects(): (self.build_dir/o).unlink(missing_ok=True)  # mtimes may lie
             t0 = time.perf_counter()
             self.write_ninja(tu_keys)
-            log = self._run_ninja(verbose)
+            log = self._run_ninja(verbose, lock_fd)
             lib = self.library_path(key)
             os.replace(self.build_dir/f"{self.name}.partial.so", lib)
             os.chmod(lib, 0o755)
@@ -370,9 +389,21 @@ class JitSpec:
         lib = Path(library) if library else self.library_path()
         if str(lib) not in _loaded_modules:
             if not lib.exists(): raise FileNotFoundError(f"module {self.name!r} is not built: {lib} is missing")
+            self._verify_library(lib)
             import tvm_ffi
             _loaded_modules[str(lib)] = tvm_ffi.load_module(str(lib))
         return _loaded_modules[str(lib)]
+
+    def _verify_library(self, lib: Path) -> None:
+        "Refuse a library another user could have written, and one of ours that is not whole (never dlopen it)."
+        st = lib.stat()
+        if _verified.get(str(lib)) == (st.st_ino, st.st_size, st.st_mtime_ns): return  # build() just checked it
+        _refuse_foreign_library(lib, st)
+        if lib.parent.resolve() != self.build_dir.resolve(): return  # a library from elsewhere: the caller's choice
+        try: key = json.loads(lib.with_suffix('.json').read_text()).get('key', '')
+        except (OSError, ValueError): key = ''
+        why = self._check_manifest(key) if key and key[:16] == lib.stem.rsplit('_', 1)[-1] else 'no valid manifest'
+        if why is not None: raise RuntimeError(f"refusing to load {lib}: {why}; call build() to rebuild it")
 
     def build_and_load(self, verbose: bool | None = None):
         "Build if needed, then load; a warm cache runs no ninja and no nvcc."

@@ -10,8 +10,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['PACKAGE_DIR', 'DATA_ROOT', 'INCLUDE_DIR', 'CSRC_DIR', 'SETTINGS_FILE', 'SETTINGS', 'Setting', 'get_setting',
-           'setting', 'setting_flag', 'package_version', 'cache_root', 'jit_dir', 'ensure_private_dir', 'config_rows',
-           'show_config']
+           'setting', 'setting_flag', 'package_version', 'cache_root', 'jit_dir', 'check_private_dirs',
+           'ensure_private_dir', 'config_rows', 'show_config']
 
 # %% ../../nbs/00_jit_env.ipynb #c004
 def _package_dir() -> Path:
@@ -96,15 +96,35 @@ def jit_dir(arch_tag: str) -> Path:
     "Cache directory for this package version and the arch set named by `arch_tag` (e.g. `90a`)."
     return cache_root()/package_version()/arch_tag
 
+def check_private_dirs(path: Path) -> None:
+    "Refuse `path`, or any directory between the cache root and it, that another user could write into."
+    # The cache holds libraries we dlopen: whoever can write these directories can run code as us.
+    path, root = Path(path), cache_root()
+    chain = [path, *path.parents[:len(path.parts) - len(root.parts)]] if path.is_relative_to(root) else [path]
+    for d in chain:
+        try: st = d.stat()
+        except FileNotFoundError: continue
+        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            who = 'owned by another user' if st.st_uid != os.geteuid() else 'writable by other users'
+            raise PermissionError(f"refusing the JIT cache directory {d}: it is {who} (mode {st.st_mode & 0o777:o}), so "
+                                  f"someone else could plant a library there. If it is yours, run `chmod go-w {d}`; "
+                                  f"else point {SETTINGS['workspace_base'].env} at a private directory.")
+
 def ensure_private_dir(path: Path) -> Path:
-    "Create `path` (mode 0700) or fail with an error naming it and the variable that moves it."
-    try: path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError as e:
-        raise PermissionError(f"cannot create the JIT cache directory {path}: {e.strerror}. "
-                              f"Point {SETTINGS['workspace_base'].env} at a writable directory.") from e
-    if not os.access(path, os.W_OK):
-        raise PermissionError(f"the JIT cache directory {path} is not writable. "
+    "Create `path` and its missing parents with mode 0700, check they are private, or fail naming the variable that moves them."
+    path = Path(path)
+    missing, p = [], path
+    while not p.exists() and p != p.parent: missing.append(p); p = p.parent
+    for d in reversed(missing):  # one by one: `mkdir(parents=True)` would give the parents the umask's mode
+        try: d.mkdir(mode=0o700)
+        except FileExistsError: pass  # a concurrent builder made it
+        except OSError as e:
+            raise PermissionError(f"cannot create the JIT cache directory {path}: {e.strerror} ({d}). "
+                                  f"Point {SETTINGS['workspace_base'].env} at a writable directory.") from e
+    if not path.is_dir() or not os.access(path, os.W_OK):
+        raise PermissionError(f"the JIT cache directory {path} is not a writable directory. "
                               f"Point {SETTINGS['workspace_base'].env} at a writable directory.")
+    check_private_dirs(path)
     return path
 
 # %% ../../nbs/00_jit_env.ipynb #c016
