@@ -108,6 +108,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'flashinfer_nb.jit.core.gen_jit_spec': ('jit_core.html#gen_jit_spec', 'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.host_compiler_version': ( 'jit_core.html#host_compiler_version',
                                                                                           'flashinfer_nb/jit/core.py'),
+                                        'flashinfer_nb.jit.core.job_slot_prefix': ( 'jit_core.html#job_slot_prefix',
+                                                                                    'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.nvcc_version': ('jit_core.html#nvcc_version', 'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.scan_includes': ( 'jit_core.html#scan_includes',
                                                                                   'flashinfer_nb/jit/core.py'),

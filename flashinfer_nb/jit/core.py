@@ -13,8 +13,8 @@ from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
 __all__ = ['logger', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version',
-           'scan_includes', 'first_compiler_error', 'JitCompileError', 'file_lock', 'default_jobs', 'JitSpec',
-           'gen_jit_spec']
+           'scan_includes', 'first_compiler_error', 'JitCompileError', 'file_lock', 'default_jobs', 'job_slot_prefix',
+           'JitSpec', 'gen_jit_spec']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -166,6 +166,28 @@ def default_jobs() -> int:
     if (mem := _available_memory_bytes()) is not None: jobs = min(jobs, mem // (3 << 30))
     return max(1, jobs)
 
+# Run by ninja before each compiler: wait for one of $FLASHINFER_NB_JOB_SLOTS flock'd slot files, then exec the
+# compiler, which inherits the slot and holds it until it exits (or dies: the kernel drops the lock).
+_JOB_SLOT_SCRIPT = '''import fcntl, os, sys, time
+d, n, cmd = os.environ['FLASHINFER_NB_JOB_SLOT_DIR'], int(os.environ['FLASHINFER_NB_JOB_SLOTS']), sys.argv[1:]
+while True:
+    for i in range(n):
+        fd = os.open(os.path.join(d, f'slot{i}'), os.O_RDWR | os.O_CREAT, 0o600)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError: os.close(fd); continue
+        os.set_inheritable(fd, True)
+        os.execvp(cmd[0], cmd)
+    time.sleep(0.05)
+'''
+
+def job_slot_prefix() -> str:
+    "Command prefix that bounds compilers across *all* processes sharing this cache to `default_jobs()` at a time."
+    # Eight notebooks building at once would otherwise each run `default_jobs()` nvccs.
+    script = ensure_private_dir(cache_root()/'jobslots')/'jobslot.py'
+    write_if_different(script, _JOB_SLOT_SCRIPT)
+    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))}"
+
+
 # %% ../../nbs/02_jit_core.ipynb #c023
 @functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
@@ -290,18 +312,18 @@ class JitSpec:
         tu_keys = tu_keys or self.content_key()[1]
         launcher = setting('nvcc_launcher').strip()
         q = lambda xs: ' '.join(shlex.quote(str(x)) for x in xs)
-        lines = ['ninja_required_version = 1.3',
+        lines = ['ninja_required_version = 1.3', f"slot = {job_slot_prefix()}",
                  f"nvcc = {(launcher + ' ') if launcher else ''}{shlex.quote(str(find_nvcc()))}",
                  f"cxx = {(launcher + ' ') if launcher else ''}c++",
                  f"cflags = {q(self.cflags())}", f"cuda_cflags = {q(self.cuda_cflags())}",
                  f"ldflags = {q(self.ldflags())}", '',
                  # the TU key in the command makes ninja recompile on content change, whatever the mtimes say
                  'rule cuda_compile',
-                 '  command = $nvcc --generate-dependencies-with-compile --dependency-output $out.d '
+                 '  command = $slot $nvcc --generate-dependencies-with-compile --dependency-output $out.d '
                  '$cuda_cflags -DFLASHINFER_NB_TU_KEY=$tu_key -c $in -o $out',
                  '  depfile = $out.d', '  deps = gcc', '  description = nvcc $in', '',
                  'rule cxx_compile',
-                 '  command = $cxx -MMD -MF $out.d $cflags -DFLASHINFER_NB_TU_KEY=$tu_key -c $in -o $out',
+                 '  command = $slot $cxx -MMD -MF $out.d $cflags -DFLASHINFER_NB_TU_KEY=$tu_key -c $in -o $out',
                  '  depfile = $out.d', '  deps = gcc', '  description = c++ $in', '',
                  'rule link', '  command = $nvcc $in $ldflags -o $out', '  description = link $out', '']
         for src, obj, tk in zip(self.sources, self._objects(), tu_keys):
@@ -313,11 +335,14 @@ class JitSpec:
         return self.ninja_path
 
     def _run_ninja(self, verbose: bool, lock_fd: int | None = None) -> str:
-        cmd = [str(find_ninja()), '-C', str(self.build_dir), '-j', str(default_jobs())] + (['-v'] if verbose else [])
+        jobs = default_jobs()
+        cmd = [str(find_ninja()), '-C', str(self.build_dir), '-j', str(jobs)] + (['-v'] if verbose else [])
         log_path = self.build_dir/'build.log'
+        env = {**os.environ, 'FLASHINFER_NB_JOB_SLOTS': str(jobs),  # in the environment, not the commands:
+               'FLASHINFER_NB_JOB_SLOT_DIR': str(cache_root()/'jobslots')}  # a new -j must not recompile
         # ninja and its compilers inherit the build lock: if this process is killed they keep the directory
         # locked until they exit, so two ninjas never write the same outputs.
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                 pass_fds=() if lock_fd is None else (lock_fd,))
         out = []
         try:
@@ -338,7 +363,8 @@ class JitSpec:
         "Project files nvcc reported as dependencies (from ninja's deps log), with their hashes."
         out = subprocess.run([str(find_ninja()), '-C', str(self.build_dir), '-t', 'deps'],
                              capture_output=True, text=True).stdout
-        roots = [str(d.resolve()) + os.sep for d in self.scan_dirs]
+        # the sources' own folders too: a quoted include resolves next to the file that includes it
+        roots = [str(d.resolve()) + os.sep for d in {*self.scan_dirs, *(s.resolve().parent for s in self.sources)}]
         deps = {}
         for line in out.splitlines():
             p = line.strip()
