@@ -399,6 +399,7 @@ class JitSpec:
                             nvcc=nvcc_version(), version=package_version(), built_at=time.time(),
                             build_seconds=round(time.perf_counter() - t0, 3))
             write_if_different(self._manifest_path(key), json.dumps(manifest, indent=1))
+            write_if_different(lib.with_suffix('.log'), log)  # this library's compile output (ptxas report)
             self._prune(keep=lib)
             logger.info(f"built {self.name} in {time.perf_counter() - t0:.1f} s")
         return lib
@@ -407,7 +408,8 @@ class JitSpec:
         "Keep the `n` newest libraries of this module (a notebook often flips between two versions)."
         libs = sorted(self.build_dir.glob(f"{self.name}_*.so"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in [p for p in libs if p != keep][n - 1:]:
-            old.unlink(missing_ok=True); old.with_suffix('.json').unlink(missing_ok=True)
+            old.unlink(missing_ok=True)
+            for ext in ('.json', '.log'): old.with_suffix(ext).unlink(missing_ok=True)
 
     # ---- load ----
     def load(self, library: Path | None = None):
