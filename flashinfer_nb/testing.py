@@ -164,12 +164,13 @@ def _graph_runner(fn, args, kwargs, cold: bool, graph_calls: int, l2_bytes: int,
     sets, cold_ok = [(tuple(args), dict(kwargs))], True
     if cold:
         per_set = _tensor_bytes(args, kwargs)
-        need = math.ceil(2 * l2_bytes / per_set) if per_set else max_copies + 1
-        if need > max_copies:
-            cold_ok, need = False, max_copies
-            warnings.warn(f"bench_gpu_time(use_cuda_graph=True): {max_copies} copies of the {per_set} bytes of tensor "
-                          f"arguments do not exceed twice the L2 ({2 * l2_bytes} bytes); L2 stays warm "
-                          "(pass cold_l2_cache=False, or use_cuda_graph=False for a flushed L2)", RuntimeWarning, stacklevel=3)
+        need = math.ceil(2 * l2_bytes / per_set) if per_set else 1
+        if not per_set or need > max_copies:
+            why = ("the function takes no tensor arguments to rotate" if not per_set else
+                   f"{max_copies} copies of its {per_set} bytes of tensor arguments stay below twice the L2 ({2 * l2_bytes} bytes)")
+            cold_ok, need = False, min(need, max_copies)
+            warnings.warn(f"bench_gpu_time(use_cuda_graph=True): {why}, so L2 stays warm; pass cold_l2_cache=False, "
+                          "or use_cuda_graph=False for a flushed L2", RuntimeWarning, stacklevel=3)
         sets += [_clone_args(args, kwargs) for _ in range(need - 1)]
     calls = max(graph_calls, len(sets))
     side = torch.cuda.Stream()
