@@ -8,8 +8,8 @@ import functools, inspect
 from typing import Callable
 
 # %% auto #0
-__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'check_out', 'BackendSupportError',
-           'supported_compute_capability', 'backend_requirement', 'show_source']
+__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'memory_overlap', 'check_out',
+           'BackendSupportError', 'supported_compute_capability', 'backend_requirement', 'show_source']
 
 # %% ../nbs/03_utils.ipynb #c004
 @functools.cache
@@ -46,12 +46,26 @@ def check_tensor(name: str, t, dtypes=None, contiguous: bool = True, last_dim_co
     if last_dim_contiguous and t.dim() > 0 and t.stride(-1) != 1:
         raise ValueError(f"{name} must be contiguous in its last dimension (stride {t.stride(-1)})")
 
+def memory_overlap(a, b) -> str:
+    "How the memory spans of tensors `a` and `b` overlap: 'none', 'same' (the identical view) or 'partial'."
+    if a.numel() == 0 or b.numel() == 0: return 'none'
+    def span(t):
+        lo = t.data_ptr()
+        return lo, lo + (1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))) * t.element_size()
+    (a0, a1), (b0, b1) = span(a), span(b)
+    if a1 <= b0 or b1 <= a0: return 'none'
+    if a0 == b0 and a.shape == b.shape and a.stride() == b.stride() and a.dtype == b.dtype: return 'same'
+    return 'partial'
+
 def check_out(out, ref, name: str = 'out'):
-    "Check a destination tensor against the tensor `ref` it must match in shape, dtype and device."
+    "Check a destination tensor against the tensor `ref` it must match in shape, dtype and device, and not partly overlap."
     check_tensor(name, out)
     if out.shape != ref.shape: raise ValueError(f"{name} has shape {tuple(out.shape)}, expected {tuple(ref.shape)}")
     if out.dtype != ref.dtype: raise ValueError(f"{name} has dtype {out.dtype}, expected {ref.dtype}")
     if out.get_device() != ref.get_device(): raise ValueError(f"{name} is on {out.device}, expected {ref.device}")
+    # threads would read elements other threads already overwrote; `out` *being* the input is fine
+    if memory_overlap(out, ref) == 'partial':
+        raise ValueError(f"{name} partially overlaps the input; pass the input itself (in place) or a separate tensor")
 
 # %% ../nbs/03_utils.ipynb #c009
 class BackendSupportError(ValueError):

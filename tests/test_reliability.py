@@ -174,6 +174,7 @@ def _start_stalled_build(tmp_path, src, stall: str):
     os.environ['FNB_STALL'] = stall  # the fork inherits it; the monkeypatch in tiny_setup restores it
     def build():
         os.setsid()
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in Jupyter, even if our parent ignores SIGINT
         tiny_spec(src).build()
     p = mp.get_context('fork').Process(target=build); p.start()
     del os.environ['FNB_STALL']
