@@ -9,9 +9,12 @@ import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
 from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out
+from .api_logging import flashinfer_api
+from .trace import TraceTemplate, Var, Tensor, Scalar
+from .aot import register_aot
 
 # %% auto #0
-__all__ = ['SCALE_DTYPES', 'gen_scale_module', 'get_scale_module', 'scale', 'scale_bench_cases']
+__all__ = ['scale_trace', 'SCALE_DTYPES', 'gen_scale_module', 'get_scale_module', 'scale_reference', 'scale', 'scale_bench_cases']
 
 # %% ../nbs/10_scale.ipynb #c011
 def gen_scale_module() -> JitSpec:
@@ -24,6 +27,20 @@ def get_scale_module():
     "The loaded scale module (built on first use, then served from the cache)."
     return gen_scale_module().build_and_load()
 
+register_aot('scale', gen_scale_module)  # built by `python -m flashinfer_nb aot` (09_aot)
+
+# %% ../nbs/10_scale.ipynb #000e3e44
+def scale_reference(x: torch.Tensor, factor: float) -> torch.Tensor:
+    "`x * factor` in fp32, rounded once to the dtype of `x` (what the kernel computes)."
+    return (x.float() * factor).to(x.dtype)
+
+scale_trace = TraceTemplate(
+    op_type='elementwise', name_prefix='scale', description='out = x * factor, elementwise, computed in fp32.',
+    axes={'n': Var('element count (any shape, flattened)')},
+    inputs={'x': Tensor(['n'], flatten_leading=True), 'factor': Scalar('float32')},
+    outputs={'out': Tensor(['n'], param='out', dtype_from='x')},
+    tags=['tutorial', 'memory-bound'], reference=scale_reference, example_axes={'n': 4099})
+
 # %% ../nbs/10_scale.ipynb #c013
 SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
@@ -34,6 +51,7 @@ def _check_scale(x, factor, out=None):
         raise TypeError(f"factor must be a real number, got {type(factor).__name__}")
     if out is not None: check_out(out, x)
 
+@flashinfer_api(trace=scale_trace)
 @backend_requirement({}, common_check=_check_scale)
 def scale(x: torch.Tensor, factor: float, out: torch.Tensor | None = None) -> torch.Tensor:
     """Multiply every element of `x` by `factor`, computing in fp32.

@@ -307,8 +307,8 @@ class JitSpec:
     def is_compiled(self) -> bool: return self._check_manifest(self.content_key()[0]) is None
 
     # ---- build ----
-    def write_ninja(self, tu_keys: list[str] | None = None) -> Path:
-        "Write `build.ninja` (only if its content changed) and return its path."
+    def write_ninja(self, tu_keys: list[str] | None = None, obj_dir: str = '', path: Path | None = None) -> Path:
+        "Write `build.ninja` (only if its content changed) and return its path; `obj_dir`, `path`: for AOT's combined graph."
         tu_keys = tu_keys or self.content_key()[1]
         launcher = setting('nvcc_launcher').strip()
         q = lambda xs: ' '.join(shlex.quote(str(x)) for x in xs)
@@ -328,11 +328,13 @@ class JitSpec:
                  'rule link', '  command = $nvcc $in $ldflags -o $out', '  description = link $out', '']
         for src, obj, tk in zip(self.sources, self._objects(), tu_keys):
             rule = 'cuda_compile' if src.suffix == '.cu' else 'cxx_compile'
-            lines += [f"build {obj}: {rule} {shlex.quote(str(src.resolve()))}", f"  tu_key = {tk}"]
-        lines += [f"build {self.name}.partial.so: link {' '.join(self._objects())}", f"default {self.name}.partial.so", '']
-        ensure_private_dir(self.build_dir)
-        write_if_different(self.ninja_path, '\n'.join(lines))
-        return self.ninja_path
+            lines += [f"build {obj_dir}{obj}: {rule} {shlex.quote(str(src.resolve()))}", f"  tu_key = {tk}"]
+        lines += [f"build {obj_dir}{self.name}.partial.so: link {' '.join(obj_dir + o for o in self._objects())}",
+                  f"default {obj_dir}{self.name}.partial.so", '']
+        if path is None: ensure_private_dir(self.build_dir)
+        else: Path(path).parent.mkdir(parents=True, exist_ok=True)
+        write_if_different(path := Path(path or self.ninja_path), '\n'.join(lines))
+        return path
 
     def _run_ninja(self, verbose: bool, lock_fd: int | None = None) -> str:
         jobs = default_jobs()
@@ -378,9 +380,13 @@ class JitSpec:
         key, tu_keys = self.content_key()
         check_private_dirs(self.build_dir)
         if self._check_manifest(key) is None: return self.library_path(key)
+        from flashinfer_nb.aot import find_prebuilt  # a matching pre-built (AOT) module comes before compiling
+        prebuilt, why_not = find_prebuilt(self, key)
+        if prebuilt is not None: return prebuilt
         if setting_flag('disable_jit'):
             raise RuntimeError(f"module {self.name!r} is not in the JIT cache ({self.build_dir}) and "
-                               f"{SETTINGS['disable_jit'].env} is set; unset it or pre-build the module")
+                               f"{SETTINGS['disable_jit'].env} is set ({why_not}); unset it or pre-build the module "
+                               "(python -m flashinfer_nb aot)")
         verbose = setting_flag('jit_verbose') if verbose is None else verbose
         ensure_private_dir(self.build_dir)
         with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
