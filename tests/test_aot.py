@@ -63,6 +63,29 @@ def test_second_process_loads_all_without_jit(aot_dir, tmp_path):
     assert not list((tmp_path/'ws').rglob('*.so'))   # nothing compiled into the JIT cache
 
 @needs_nvcc
+def test_relocated_install_uses_the_same_aot_build(aot_dir, tmp_path):
+    "A copy of the package in another folder (as a wheel installs it) computes the same keys."
+    d, _ = aot_dir
+    import flashinfer_nb
+    from flashinfer_nb.jit.env import DATA_ROOT, PACKAGE_DIR
+    if DATA_ROOT != PACKAGE_DIR.parent: pytest.skip('runs from a source checkout')
+    root = tmp_path/'elsewhere'
+    shutil.copytree(PACKAGE_DIR, root/'flashinfer_nb', ignore=shutil.ignore_patterns('__pycache__'))
+    for sub in ('include', 'csrc'): shutil.copytree(DATA_ROOT/sub, root/sub)
+    shutil.copy(DATA_ROOT/'settings.ini', root/'settings.ini')
+    code = textwrap.dedent('''
+        import flashinfer_nb
+        from flashinfer_nb.aot import registered_specs
+        from flashinfer_nb.jit.env import DATA_ROOT
+        assert str(DATA_ROOT).endswith('elsewhere'), DATA_ROOT
+        for s in registered_specs(): s.load(s.build())
+        print('relocated ok')''')
+    env = {**os.environ, 'PYTHONPATH': str(root), 'FLASHINFER_NB_DISABLE_JIT': '1', 'FLASHINFER_NB_AOT_DIR': str(d),
+           'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws'), 'FLASHINFER_NB_CUDA_ARCH_LIST': '9.0a'}
+    r = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0 and 'relocated ok' in r.stdout, r.stderr[-3000:]
+
+@needs_nvcc
 def test_other_arch_or_flags_not_used(aot_dir, fresh_env, monkeypatch):
     d, _ = aot_dir
     monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d)); monkeypatch.setenv('FLASHINFER_NB_DISABLE_JIT', '1')
@@ -81,7 +104,7 @@ def test_mismatch_falls_back_to_jit_with_notice(aot_dir, fresh_env, monkeypatch)
     seen = []
     h = logging.Handler(); h.emit = lambda rec: seen.append(rec.getMessage())
     logging.getLogger('flashinfer_nb').addHandler(h)
-    monkeypatch.setattr(JitSpec, '_run_ninja', lambda self, v: (_ for _ in ()).throw(RuntimeError('jit ran')))
+    monkeypatch.setattr(JitSpec, '_run_ninja', lambda *a, **k: (_ for _ in ()).throw(RuntimeError('jit ran')))
     try:
         s80, = registered_specs(['scale'], arch_list='8.0')
         with pytest.raises(RuntimeError, match='jit ran'): s80.build()

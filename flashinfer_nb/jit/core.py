@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, fcntl, functools, hashlib, json, logging, os, re, shlex, shutil, subprocess, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from .env import (INCLUDE_DIR, CSRC_DIR, SETTINGS, setting, setting_flag, cache_root, jit_dir,
+from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, setting, setting_flag, cache_root, jit_dir,
                   ensure_private_dir, check_private_dirs, package_version)
 from .compilation_context import CompilationContext, current_compilation_context
 
@@ -196,12 +196,24 @@ def _tvm_ffi_paths() -> tuple[list[Path], Path]:
 
 def _split_flags(key: str) -> list[str]: return shlex.split(setting(key))
 
+@functools.cache
+def _relocatable_roots() -> tuple[tuple[str, str], ...]:
+    import tvm_ffi
+    return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in
+                 ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>')))
+
+def _portable(s: str) -> str:
+    "`s` with the data root and TVM-FFI's folder written as `<data>`, `<tvm_ffi>`: keys survive a moved install (AOT)."
+    for root, tag in _relocatable_roots(): s = s.replace(root, tag)
+    return s
+
 _loaded_modules: dict[str, object] = {}
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
 
 def _refuse_foreign_library(lib: Path, st: os.stat_result) -> None:
-    if st.st_uid != os.geteuid() or st.st_mode & 0o022:
-        who = 'owned by another user' if st.st_uid != os.geteuid() else 'writable by other users'
+    # root-owned is trusted too: a system-wide install ships its AOT libraries (09_aot) owned by root
+    if st.st_uid not in (os.geteuid(), 0) or st.st_mode & 0o022:
+        who = 'owned by another user' if st.st_uid not in (os.geteuid(), 0) else 'writable by other users'
         raise PermissionError(f"refusing to load {lib}: it is {who} (mode {st.st_mode & 0o777:o}), so it may not be "
                               f"the library this JIT built. Delete it (rm {shlex.quote(str(lib))}) to rebuild it.")
 
@@ -270,11 +282,12 @@ class JitSpec:
         for s in self.sources:
             h = hashlib.sha256()
             for p, data in sorted(scan_includes(s, self.scan_dirs).items()):
-                h.update(str(p).encode()); h.update(hashlib.sha256(data).digest())
+                h.update(_portable(str(p)).encode()); h.update(hashlib.sha256(data).digest())
             tu_keys.append(h.hexdigest()[:20])
         import tvm_ffi
-        material = dict(name=self.name, sources=[str(s.resolve()) for s in self.sources], tu=tu_keys,
-                        cflags=self.cflags(), cuda_cflags=self.cuda_cflags(), ldflags=self.ldflags(),
+        material = dict(name=self.name, sources=[_portable(str(s.resolve())) for s in self.sources], tu=tu_keys,
+                        **{k: [_portable(f) for f in fl()] for k, fl in
+                           (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
                         version=package_version(), tvm_ffi=tvm_ffi.__version__)
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest(), tu_keys
