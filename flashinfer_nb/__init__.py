@@ -9,6 +9,8 @@ __all__ = ['load_ipython_extension']
 __version__ = "0.1.0"
 
 from .scale import scale
+from .norm import rmsnorm, fused_add_rmsnorm, gemma_rmsnorm, gemma_fused_add_rmsnorm
+from .activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul
 
 def load_ipython_extension(ip):
     "`%load_ext flashinfer_nb`: register the CUDA magics (imported here, so `import flashinfer_nb` stays cheap)."

@@ -22,16 +22,18 @@ __device__ __forceinline__ Vec16<T> scale_vec(Vec16<T> v, float factor) {
 // [0, head) and [head + n_vec * kSize, n) are scalar; the middle is 16-byte vectors. A block moves
 // tiles of kUnroll * kThreads contiguous vectors, kUnroll loads in flight per thread. Large tensors use
 // kUnroll = 1: short blocks let the block scheduler keep every SM fed to the end, and a grid capped at
-// one wave measured 8-40% slower. Tensors whose kUnroll = 4 grid fits in one wave use 4: more bytes in
-// flight when there are too few blocks to hide latency (NOTES.md has the numbers).
+// one wave measured 8-40% slower. Small tensors, whose grid fits in one wave, use 8 (up to half a wave
+// of blocks) or 4: more bytes in flight when there are too few blocks to hide latency (NOTES.md).
 // kScalar = false is the common case (aligned, a multiple of the vector width): without the scalar
 // code the compiler schedules the vector loop better (measured ~5% at 4 Mi fp32, NOTES.md).
-template <typename T, int kUnroll, bool kScalar>
-__global__ void __launch_bounds__(kThreads)
+// kBlock (threads per block) is a parameter only so launch configs can be explored
+// (benchmarks/explore/scale_cfg.cu); the launcher uses kThreads.
+template <typename T, int kUnroll, bool kScalar, int kBlock = kThreads>
+__global__ void __launch_bounds__(kBlock)
     ScaleKernel(const T* __restrict__ in, T* __restrict__ out, float factor, int64_t n,
                 int64_t head, int64_t n_vec) {
   constexpr int kSize = Vec16<T>::kSize;
-  constexpr int64_t kTile = static_cast<int64_t>(kThreads) * kUnroll;
+  constexpr int64_t kTile = static_cast<int64_t>(kBlock) * kUnroll;
   const T* vin = kScalar ? in + head : in;
   T* vout = kScalar ? out + head : out;
   for (int64_t base = static_cast<int64_t>(blockIdx.x) * kTile; base < n_vec;
@@ -39,22 +41,22 @@ __global__ void __launch_bounds__(kThreads)
     Vec16<T> v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      const int64_t i = base + u * kThreads + threadIdx.x;
+      const int64_t i = base + u * kBlock + threadIdx.x;
       if (i < n_vec) v[u] = load_vec16(vin + i * kSize);
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      const int64_t i = base + u * kThreads + threadIdx.x;
+      const int64_t i = base + u * kBlock + threadIdx.x;
       if (i < n_vec) store_vec16(vout + i * kSize, scale_vec(v[u], factor));
     }
   }
 
   if constexpr (!kScalar) return;
   // Scalar elements: the unaligned head, then the tail after the last full vector.
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * kBlock;
   const int64_t tail_begin = head + n_vec * kSize;
   const int64_t n_scalar = head + (n - tail_begin);
-  for (int64_t j = static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x; j < n_scalar; j += stride) {
+  for (int64_t j = static_cast<int64_t>(blockIdx.x) * kBlock + threadIdx.x; j < n_scalar; j += stride) {
     const int64_t idx = j < head ? j : tail_begin + (j - head);
     out[idx] = from_float<T>(to_float(in[idx]) * factor);
   }
@@ -88,7 +90,10 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
     kernel<<<static_cast<unsigned>(std::min<int64_t>(std::max<int64_t>(blocks, 1), max_blocks)), kThreads, 0,
              stream>>>(in, out, factor, n, head, n_vec);
   };
-  if (ceil_div(n_vec, 4 * kThreads) <= wave) {
+  if (ceil_div(n_vec, 8 * kThreads) <= wave / 2) {
+    const int64_t blocks = std::max(ceil_div(n_vec, 8 * kThreads), scalar_blocks);
+    scalar ? launch(ScaleKernel<T, 8, true>, blocks) : launch(ScaleKernel<T, 8, false>, blocks);
+  } else if (ceil_div(n_vec, 4 * kThreads) <= wave) {
     const int64_t blocks = std::max(ceil_div(n_vec, 4 * kThreads), scalar_blocks);
     scalar ? launch(ScaleKernel<T, 4, true>, blocks) : launch(ScaleKernel<T, 4, false>, blocks);
   } else {

@@ -1,0 +1,191 @@
+// RMSNorm and fused add + RMSNorm, one read and one write of every element.
+//
+//   rmsnorm:            out[r]   = x[r] * rsqrt(mean(x[r]^2) + eps) * (weight + weight_bias)
+//   fused_add_rmsnorm:  res[r]  += x[r] (rounded to T);  x[r] = rmsnorm(res[r])
+//
+// weight_bias = 1 gives the Gemma variants. Every row is held in registers between the reduction and
+// the write, so each element crosses DRAM once in each direction (the byte floor); the weight is
+// small and stays in L2. Accumulation is fp32; the output is rounded once.
+//
+// Thread mapping: a row is handled by a "group" of G threads. Short rows (<= 32 vectors) pack
+// several rows into a block with G a power of two <= 32 (reduction by warp shuffles only); longer
+// rows get a block of G = 32k threads each (warp shuffles, then one shared-memory step). Each
+// thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay coalesced.
+// Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
+#pragma once
+#include "vec.cuh"
+
+namespace flashinfer_nb {
+
+namespace norm_detail {
+
+struct NormParams {
+  const void* input;  // rows x d, row stride in_stride (elements)
+  void* residual;     // fused only: rows x d, row stride res_stride
+  void* out;          // rows x d, row stride out_stride (fused: the input buffer)
+  const void* weight;  // d, contiguous
+  int64_t in_stride, res_stride, out_stride;
+  int64_t rows;
+  int d;
+  float eps, weight_bias;
+};
+
+// kGroup > 0: kGroup (<= 32, a power of two) threads per row, blockDim.x / kGroup rows per block.
+// kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
+constexpr int kPrefetchBlocks = 32;  // blocks that prefetch the weight into L2 (see the kernel)
+constexpr int kMaxBlock = 512;     // block-mode threads per row: 128 registers per thread stay available
+constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
+
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
+  using V = VecN<T, kVec>;
+  const int group = kGroup > 0 ? kGroup : blockDim.x;
+  const int lane = kGroup > 0 ? threadIdx.x % kGroup : threadIdx.x;
+  const int64_t row = kGroup > 0 ? static_cast<int64_t>(blockIdx.x) * (blockDim.x / kGroup) + threadIdx.x / kGroup
+                                 : static_cast<int64_t>(blockIdx.x);
+  const bool live = row < p.rows;  // dead threads of the last packed block still join the shuffles
+  const int nvec = p.d / kVec;
+
+  const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + row * p.in_stride);
+  V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
+  const V* w = reinterpret_cast<const V*>(p.weight);
+
+  // Issue every load of the row before any arithmetic: kVPT (fused: 2 kVPT) transactions in flight per
+  // thread hide the DRAM latency. The weight is read after the reduction: holding it across the
+  // reduction costs kVPT * 4 registers (fewer resident warps: 37.3 vs 34.3 us at 8192 x 4096 bf16),
+  // but reading it late is a second DRAM round trip for a call with few rows (1.9 -> 3.4 us at
+  // 1 x 4096). So the first blocks prefetch it into L2 (no registers held); later blocks find it
+  // there. Prefetching from every block cost 45% at 8192 x 4096: as many L2 requests as row loads.
+  V xv[kVPT];
+  V rv[kFused ? kVPT : 1];
+  if (blockIdx.x < kPrefetchBlocks) {
+#pragma unroll
+    for (int k = 0; k < kVPT; ++k) {
+      const int i = lane + k * group;
+      if (live && i < nvec) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (live && i < nvec) {
+      xv[k] = in[i];
+      if constexpr (kFused) rv[k] = res[i];
+    }
+  }
+
+  // The row stays in registers as loaded (kVec elements of T per vector, half the registers of fp32
+  // copies): converting again for the output costs an ALU op, while fewer registers mean more resident
+  // warps and so more loads in flight.
+  float ss = 0.f;
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (live && i < nvec) {
+      if constexpr (kFused) {
+        // residual += input, rounded to T: the normalised value is what the residual stream holds
+        convert_pairs(xv[k], [&](int j) { return to_float(xv[k].data[j]) + to_float(rv[k].data[j]); });
+        res[i] = xv[k];
+      }
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float v = to_float(xv[k].data[j]);
+        ss += v * v;
+      }
+    }
+  }
+
+  // Sum of squares over the group: shuffles within each warp (xor offsets stay inside an aligned
+  // group of kGroup lanes); for a block-wide group, each warp then reduces the per-warp partials
+  // with shuffles again (one barrier, no serial walk over shared memory).
+  constexpr int kWarpSpan = kGroup > 0 ? kGroup : 32;
+#pragma unroll
+  for (int o = kWarpSpan / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  if constexpr (kGroup == 0) {
+    __shared__ float partial[32];
+    const int warp = threadIdx.x / 32, lane32 = threadIdx.x % 32;
+    if (lane32 == 0) partial[warp] = ss;
+    __syncthreads();
+    ss = lane32 < static_cast<int>(blockDim.x / 32) ? partial[lane32] : 0.f;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  }
+  if (!live) return;
+  const float rstd = rsqrtf(ss / static_cast<float>(p.d) + p.eps);
+
+  V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + row * p.out_stride);
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (i < nvec) {
+      const V wv = w[i];
+      V o;
+      convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wv.data[j]) + p.weight_bias); });
+      out[i] = o;
+    }
+  }
+}
+
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused>
+cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
+  int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;
+  RMSNormKernel<T, kVec, kVPT, kGroup, kFused>
+      <<<static_cast<unsigned>(grid), kGroup > 0 ? kPackedBlock : block, 0, stream>>>(p);
+  return cudaGetLastError();
+}
+
+// Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
+// G = 32k <= 512 threads with kVPT vectors each: 4 by default (NOTES.md has the measurements), more only
+// when G would pass 512. kVPT * kVec stays <= 64 floats of row data per thread. vpt_hint (tuning
+// only) forces kVPT in block mode. Returns cudaErrorInvalidValue when d is too long for registers.
+template <typename T, int kVec, bool kFused>
+cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
+  const int nvec = p.d / kVec;
+  if (vpt_hint == 0) {
+    if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
+    if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
+    if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
+    if (nvec <= 8) return launch<T, kVec, 1, 8, kFused>(p, 0, stream);
+    if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
+    if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
+    if (nvec <= 64) return launch<T, kVec, 2, 32, kFused>(p, 0, stream);
+    if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
+  }
+  int vpt = vpt_hint > 0 ? vpt_hint : 4;
+  while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
+  if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
+  const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
+  switch (vpt) {
+    case 1: return launch<T, kVec, 1, 0, kFused>(p, block, stream);
+    case 2: return launch<T, kVec, 2, 0, kFused>(p, block, stream);
+    case 4: return launch<T, kVec, 4, 0, kFused>(p, block, stream);
+    case 8: return launch<T, kVec, 8, 0, kFused>(p, block, stream);
+    case 16: if constexpr (kVec <= 4) return launch<T, kVec, 16, 0, kFused>(p, block, stream); break;
+    case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace norm_detail
+
+// Launch RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`.
+// Rows are register-resident: d <= 32768 with 16-byte vectors, d <= 16384 with single elements
+// (cudaErrorInvalidValue beyond). 16-byte vectors are used when every row start, stride and d
+// allow them, else single elements.
+template <typename T, bool kFused>
+cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream) {
+  using namespace norm_detail;
+  if (p.rows <= 0 || p.d <= 0) return cudaSuccess;
+  auto fits = [&](int vec) {
+    const int bytes = vec * static_cast<int>(sizeof(T));
+    return p.d % vec == 0 && p.in_stride % vec == 0 && p.out_stride % vec == 0 &&
+           (!kFused || p.res_stride % vec == 0) && is_aligned(p.input, bytes) && is_aligned(p.out, bytes) &&
+           is_aligned(p.weight, bytes) && (!kFused || is_aligned(p.residual, bytes));
+  };
+  // the widest vector, else one element (an odd d or an unaligned view): two instantiations, not four
+  constexpr int kMaxVec = 16 / sizeof(T);
+  if (fits(kMaxVec)) return dispatch<T, kMaxVec, kFused>(p, vpt_hint, stream);
+  return dispatch<T, 1, kFused>(p, vpt_hint, stream);
+}
+
+}  // namespace flashinfer_nb
