@@ -120,3 +120,39 @@ def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> t
 silu_and_mul.__doc__ = _DOC.format(f='silu', name='silu_and_mul', extra=', with ``silu(a) = a * sigmoid(a)``.')
 gelu_and_mul.__doc__ = _DOC.format(f='gelu', name='gelu_and_mul', extra=', with the exact (erf) GELU.')
 gelu_tanh_and_mul.__doc__ = _DOC.format(f='gelu_tanh', name='gelu_tanh_and_mul', extra=', with the tanh approximation of GELU.')
+
+# %% ../nbs/12_activation.ipynb #38959f76
+from .bench import bench_routine, BenchCase
+import torch.nn.functional as F
+
+def _act_inputs(rows: int, d2: int, dtype: str) -> dict:
+    x = torch.randn(rows, d2, device='cuda', dtype=getattr(torch, dtype))
+    return dict(input=x, out=torch.empty(rows, d2 // 2, device='cuda', dtype=x.dtype))
+
+def _act_cases(args, shapes):
+    for dtype in args.dtype:
+        esize = torch.finfo(getattr(torch, dtype)).bits // 8
+        for s in shapes:
+            try: rows, d2 = (int(v) for v in str(s).lower().split('x'))
+            except ValueError: raise ValueError(f"shape {s!r}: expected ROWSx2D, e.g. 8192x28672") from None
+            if d2 % 2: raise ValueError(f"shape {s!r}: the last dimension (2 * d) must be even")
+            yield BenchCase(f"{rows}x{d2} {dtype}", functools.partial(_act_inputs, rows, d2, dtype),
+                            params=dict(rows=rows, width=d2, dtype=dtype), nbytes=3 * rows * (d2 // 2) * esize,
+                            x=rows * d2 // 2, series=dtype)
+
+def _register_act_routine(name: str, op, torch_act):
+    half = lambda t: t.shape[-1] // 2
+    @bench_routine(f'{name}_and_mul',
+                   backends={'flashinfer_nb': lambda input, out: op(input, out=out),
+                             'torch': lambda input, out: torch_act(input[..., :half(input)]) * input[..., half(input):]},
+                   arguments={f"--{name.replace('_', '-')}-shapes": dict(nargs='+', default=['32x28672', '8192x28672'], metavar='ROWSx2D',
+                                                                          help=f'{name}_and_mul: ROWSx2D input shapes')},
+                   dtypes=('bfloat16', 'float16'),
+                   reference=lambda input, out: torch_act(input[..., :half(input)].double()) * input[..., half(input):].double(),
+                   x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row")
+    def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'))
+    return cases
+
+for _name, _op, _act in (('silu', silu_and_mul, F.silu), ('gelu', gelu_and_mul, F.gelu),
+                         ('gelu_tanh', gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'))):
+    _register_act_routine(_name, _op, _act)

@@ -12,7 +12,7 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'gen_norm_module', 'get_norm_module', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
-           'gemma_fused_add_rmsnorm']
+           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases']
 
 # %% ../nbs/11_norm.ipynb #05fafaab
 def gen_norm_module() -> JitSpec:
@@ -154,3 +154,64 @@ def gemma_fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight:
     >>> flashinfer_nb.gemma_fused_add_rmsnorm(x, r, w)
     """
     _fused_add_rmsnorm(input, residual, weight, eps, 1.0)
+
+# %% ../nbs/11_norm.ipynb #585a1180
+from .bench import bench_routine, BenchCase
+
+def _parse_shapes(specs) -> list[tuple[int, int]]:
+    "`['8192x4096', ...]` -> [(8192, 4096), ...], with a clear error for anything else."
+    out = []
+    for s in specs:
+        try: rows, d = (int(v) for v in str(s).lower().split('x'))
+        except ValueError: raise ValueError(f"shape {s!r}: expected ROWSxHIDDEN, e.g. 8192x4096") from None
+        out.append((rows, d))
+    return out
+
+def _norm_inputs(rows: int, d: int, dtype: str, fused: bool) -> dict:
+    dt = getattr(torch, dtype)
+    x = torch.randn(rows, d, device='cuda', dtype=dt)
+    w = torch.randn(d, device='cuda', dtype=dt)
+    return dict(input=x, residual=torch.randn_like(x), weight=w) if fused else dict(input=x, weight=w, out=torch.empty_like(x))
+
+def _ref_rmsnorm(input, weight, eps=1e-6):
+    x = input.double()
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.double()
+
+def _torch_fused_add_rmsnorm(input, residual, weight):
+    residual.add_(input)
+    input.copy_(torch.nn.functional.rms_norm(residual, (input.shape[-1],), weight, 1e-6))
+    return input, residual
+
+def _fi_fused_add_rmsnorm(input, residual, weight):
+    fused_add_rmsnorm(input, residual, weight, 1e-6)
+    return input, residual
+
+def _ref_fused_add_rmsnorm(input, residual, weight):
+    r = residual + input                                   # rounded to the dtype, as the op defines it
+    return _ref_rmsnorm(r, weight), r
+
+_NORM_SHAPES = dict(nargs='+', default=['1x4096', '32x4096', '8192x4096', '16384x8192'], metavar='ROWSxD')
+
+def _norm_cases(args, shapes, fused: bool):
+    for dtype in args.dtype:
+        esize = torch.finfo(getattr(torch, dtype)).bits // 8
+        for rows, d in _parse_shapes(shapes):
+            yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_norm_inputs, rows, d, dtype, fused),
+                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=(4 if fused else 2) * rows * d * esize,
+                            x=rows * d, series=dtype)
+
+@bench_routine('rmsnorm', backends={'flashinfer_nb': lambda input, weight, out: rmsnorm(input, weight, 1e-6, out=out),
+                                    'torch': lambda input, weight, out: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
+               arguments={'--rmsnorm-shapes': dict(_NORM_SHAPES, help='rmsnorm: ROWSxHIDDEN shapes')},
+               dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: _ref_rmsnorm(input, weight),
+               x_label='elements (rows x hidden)')
+def rmsnorm_bench_cases(args):
+    "RMSNorm over the last dimension; bytes = every element read once and written once."
+    yield from _norm_cases(args, args.rmsnorm_shapes, fused=False)
+
+@bench_routine('fused_add_rmsnorm', backends={'flashinfer_nb': _fi_fused_add_rmsnorm, 'torch': _torch_fused_add_rmsnorm},
+               arguments={'--fused-add-rmsnorm-shapes': dict(_NORM_SHAPES, help='fused_add_rmsnorm: ROWSxHIDDEN shapes')},
+               dtypes=('bfloat16', 'float16'), reference=_ref_fused_add_rmsnorm, x_label='elements (rows x hidden)')
+def fused_add_rmsnorm_bench_cases(args):
+    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
+    yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)

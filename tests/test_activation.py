@@ -77,6 +77,16 @@ def test_render_and_names():
     with pytest.raises(ValueError, match='unknown activation'): gen_act_and_mul_module('swish')
     with pytest.raises(ValueError, match='C identifier'): gen_act_and_mul_module('bad-name', 'return x;')
 
+def test_act_bench_routines_registered():
+    import argparse
+    from flashinfer_nb.bench import load_routines
+    rs = load_routines()
+    assert {'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul'} <= set(rs)
+    args = argparse.Namespace(dtype=['bfloat16'], silu_shapes=['8192x28672'])
+    (case,) = rs['silu_and_mul'].cases(args)
+    assert case.nbytes == 3 * 8192 * 14336 * 2 and case.params['width'] == 28672
+    with pytest.raises(ValueError, match='even'): list(rs['silu_and_mul'].cases(argparse.Namespace(dtype=['bfloat16'], silu_shapes=['2x7'])))
+
 @needs_nvcc
 def test_act_modules_compile(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))

@@ -154,6 +154,18 @@ def test_norm_rejects_cpu_input():
         with pytest.raises(ValueError, match='CUDA'): fn(x, x.clone(), w)
     assert rmsnorm.is_compute_capability_supported(90) and not rmsnorm.is_compute_capability_supported(70)
 
+def test_norm_bench_routines_registered():
+    from flashinfer_nb.bench import load_routines
+    import argparse
+    rs = load_routines()
+    assert {'rmsnorm', 'fused_add_rmsnorm'} <= set(rs)
+    args = argparse.Namespace(dtype=['bfloat16'], rmsnorm_shapes=['8192x4096', '1x64'], fused_add_rmsnorm_shapes=['2x128'])
+    cases = list(rs['rmsnorm'].cases(args))
+    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == 2 * 8192 * 4096 * 2
+    assert list(rs['fused_add_rmsnorm'].cases(args))[0].nbytes == 4 * 2 * 128 * 2
+    from flashinfer_nb.norm import _parse_shapes
+    with pytest.raises(ValueError, match='ROWSxHIDDEN'): _parse_shapes(['8192by4096'])
+
 @needs_nvcc
 def test_norm_module_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
