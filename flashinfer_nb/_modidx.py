@@ -286,6 +286,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'flashinfer_nb.magics.compile_cell': ('magics.html#compile_cell', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics.cuda_info': ('magics.html#cuda_info', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics.generated_dir': ('magics.html#generated_dir', 'flashinfer_nb/magics.py'),
+                                      'flashinfer_nb.magics.is_cuda_cell': ('magics.html#is_cuda_cell', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics.load_ipython_extension': ( 'magics.html#load_ipython_extension',
                                                                                        'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics.parse_diagnostics': ( 'magics.html#parse_diagnostics',

@@ -8,6 +8,7 @@ import flashinfer_nb
 from flashinfer_nb import magics
 from flashinfer_nb.magics import (CellCompileError, NoCudaDeviceError, CellModule, compile_cell, saved_cells,
                                   parse_launchers, render_binding, resolve_save_path)
+from flashinfer_nb.jit.env import DATA_ROOT
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
@@ -160,6 +161,17 @@ def test_saved_cells_finds_save_cells(tmp_path):
     assert name == 'a.ipynb' and p == (magics.CSRC_DIR/'k.cu').resolve() and text == 'int x;\n'
 
 
+def test_is_cuda_cell_agrees_with_nbdev():
+    from nbdev.process import NBProcessor
+    flagged = []
+    for nb_path in sorted((DATA_ROOT/'nbs').glob('*.ipynb')):
+        for c in NBProcessor(nb_path, rm_directives=False).nb.cells:
+            if c.cell_type != 'code': continue
+            assert magics.is_cuda_cell(c.source, c.get('metadata')) == ('cuda' in c.directives_), (nb_path.name, c.source[:80])
+            if 'cuda' in c.directives_: flagged.append((nb_path.name, c.source.split('\n')[0]))
+    assert ('21_magics_tutorial.ipynb', '%%bench --title "axpy fp32: cell kernel vs torch" -o records') in flagged
+
+
 def test_cuda_info_lists_the_toolchain(monkeypatch):
     ip = shell(monkeypatch)
     with capture_output() as cap: ip.run_line_magic('cuda_info', '')
@@ -212,3 +224,94 @@ def test_bench_magic_runs_the_declared_sweep(monkeypatch):
     assert len(ip.user_ns['recs']) == 4 and 'sizes' not in ip.user_ns   # the cell's names stay in the cell
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match='make_args'): ip.run_cell_magic('bench', '', "fns = {}\nsizes = []")
+
+
+import json, secrets, socket, subprocess, sys, urllib.request
+from flashinfer_nb.jit.env import DATA_ROOT
+
+CHROMIUM = '/usr/bin/chromium'
+CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                  '--disable-component-update', '--no-first-run']
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0)); return s.getsockname()[1]
+
+def test_cuda_kernel_report_renders_in_jupyterlab(tmp_path):
+    if not Path(CHROMIUM).exists(): pytest.skip(f'Chromium not found at {CHROMIUM} (apt-get install -y chromium; CI installs it)')
+    sync_api = pytest.importorskip('playwright.sync_api', reason='playwright not installed (pip install playwright)')
+    pytest.importorskip('jupyterlab', reason='jupyterlab not installed')
+    if shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'): pytest.skip('nvcc not found')
+    nb = DATA_ROOT/'nbs'/'21_magics_tutorial.ipynb'
+    if not nb.exists(): pytest.skip(f'{nb} not found (an installed package has no notebooks)')
+    root = tmp_path/'lab'; root.mkdir()
+    shutil.copy(nb, root)   # a copy: the lab autosaves outputs into it
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, 'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws'),
+           'PYTHONPATH': os.pathsep.join([str(DATA_ROOT), os.environ.get('PYTHONPATH', '')]),
+           'JUPYTERLAB_SETTINGS_DIR': str(tmp_path/'settings'), 'JUPYTERLAB_WORKSPACES_DIR': str(tmp_path/'workspaces'),
+           'JUPYTER_CONFIG_DIR': str(tmp_path/'config'), 'JUPYTER_RUNTIME_DIR': str(tmp_path/'runtime')}
+    log = open(tmp_path/'lab.log', 'w')
+    server = subprocess.Popen([sys.executable, '-m', 'jupyterlab', '--no-browser', '--ip=127.0.0.1', f'--port={port}',
+                               f'--ServerApp.root_dir={root}', f'--IdentityProvider.token={token}',
+                               '--LabApp.news_url=None', *(['--allow-root'] if os.geteuid() == 0 else [])],
+                              env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f'http://127.0.0.1:{port}'
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f'{base}/api/status?token={token}', timeout=1); break
+            except OSError:
+                if server.poll() is not None: pytest.fail(f"jupyter lab exited: {(tmp_path/'lab.log').read_text()[-2000:]}")
+                time.sleep(0.25)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            page = browser.new_page(viewport={'width': 1400, 'height': 1000})
+            page.goto(f'{base}/lab/tree/21_magics_tutorial.ipynb?token={token}')
+            page.wait_for_selector('.jp-Notebook .jp-Cell', timeout=120_000)
+            for _ in range(480):   # the kernel is up and idle (asked from the server, not the DOM)
+                sessions = json.loads(urllib.request.urlopen(f'{base}/api/sessions?token={token}', timeout=5).read())
+                if any(s.get('kernel', {}).get('execution_state') == 'idle' for s in sessions): break
+                time.sleep(0.25)
+            dialogs = []
+            def dismiss_dialogs():
+                "Accept any dialog JupyterLab opened (kernel choice, notices), noting its text for a failure message."
+                for _ in range(3):
+                    d = page.locator('dialog.jp-Dialog')
+                    if not d.count(): return
+                    dialogs.append(d.first.inner_text())
+                    d.first.locator('.jp-Dialog-button.jp-mod-accept').first.click()
+                    page.wait_for_timeout(500)
+            def run(text):
+                cell = page.locator('.jp-CodeCell', has_text=text).first
+                dismiss_dialogs()
+                cell.locator('.cm-content').click()
+                page.keyboard.press('Shift+Enter')
+                page.wait_for_timeout(500)
+                dismiss_dialogs()
+                return cell
+            load = run('%load_ext flashinfer_nb')
+            kernel = run('%%cuda_kernel axpy --save')
+            report = kernel.locator('.jp-OutputArea-output .fnb-report')
+            try: report.wait_for(timeout=240_000)
+            except Exception:
+                page.screenshot(path=str(tmp_path/'failure.png'))
+                raise AssertionError(f"no compile report rendered; dialogs seen: {dialogs}; page: {tmp_path/'failure.png'}")
+            text = report.inner_text()
+            assert 'axpy: compiled' in text and 'sm_90a' in text, text
+            table = report.locator('table.fnb-table')
+            assert 'registers' in table.locator('thead').inner_text()
+            row = table.locator('tbody tr').first.inner_text()
+            assert 'axpy_kernel' in row and 'sm_90a' in row, row
+            assert report.locator('details summary', has_text='nvcc command').count() == 1
+            kernel.scroll_into_view_if_needed()
+            shot = tmp_path/'magics.png'
+            kernel.screenshot(path=str(shot))
+            if (dest := os.environ.get('FLASHINFER_NB_SCREENSHOT_DIR')):
+                Path(dest).mkdir(parents=True, exist_ok=True); shutil.copy(shot, Path(dest)/'magics.png')
+            browser.close()
+    finally:
+        server.terminate()
+        try: server.wait(10)
+        except subprocess.TimeoutExpired: server.kill()
+        log.close()
