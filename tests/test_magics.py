@@ -83,6 +83,48 @@ def test_call_without_gpu_says_no_cuda_device(monkeypatch):
     with pytest.raises(AttributeError): ip.user_ns['axpy'].not_exported
 
 
+SCALARS = """#include <cstdint>
+extern "C" int add(int a, unsigned b) { return a + static_cast<int>(b); }
+extern "C" double twice(float v) { return 2.0 * v; }
+extern "C" bool negate(bool b) { return !b; }
+extern "C" uint64_t widen(uint8_t a, int16_t b) { return a * 1000u + b; }
+"""
+
+@needs_nvcc
+def test_generated_binding_checks_arguments(monkeypatch):
+    import torch
+    ip = shell(monkeypatch)
+    text, err = run_cell(ip, 'scalars --arch 9.0a', SCALARS)
+    assert err is None, err
+    m = ip.user_ns['scalars']._module
+    assert (m.add(2, 3), m.twice(1.25), m.negate(True), m.widen(7, 5)) == (5, 2.5, False, 7005)
+    assert m.twice(3) == 6.0                                  # an int where a float is expected
+    with pytest.raises(TypeError, match=r'add\(a, b\) takes 2 argument\(s\), got 1'): m.add(1)
+    with pytest.raises(TypeError, match='a must be an int'): m.add(1.5, 2)
+    with pytest.raises(ValueError, match='b = -1 does not fit in unsigned'): m.add(1, -1)
+    with pytest.raises(ValueError, match='a = 256 does not fit in uint8_t'): m.widen(256, 0)
+    with pytest.raises(ValueError, match='a = 2147483648 does not fit in int'): m.add(2**31, 0)
+    run_cell(ip, 'axpy --arch 9.0a', AXPY)
+    ax = ip.user_ns['axpy']._module
+    x = torch.ones(8)
+    with pytest.raises(TypeError, match='axpy: x must be a float32 tensor \\(got float16\\)'): ax.axpy(x.half(), x, 1.0, 8)
+    with pytest.raises(TypeError, match='axpy: x must be a tensor'): ax.axpy(3, x, 1.0, 8)
+    with pytest.raises(ValueError, match='axpy: x must be a CUDA tensor'): ax.axpy(x, x, 1.0, 8)
+
+
+@needs_nvcc
+def test_options_reach_nvcc(monkeypatch):
+    ip = shell(monkeypatch)
+    cell = AXPY.replace('a * x[i] + y[i]', 'SCALE * a * x[i] + y[i]')   # compiles only if -DSCALE arrives
+    text, err = run_cell(ip, 'opt --arch 9.0a --flags "-DSCALE=2 -use_fast_math" --lineinfo', cell)
+    assert err is None, err
+    cmd = ip.user_ns['opt'].report.command
+    assert '-DSCALE=2' in cmd and '-use_fast_math' in cmd and '-lineinfo' in cmd and ' -G ' not in cmd
+    text, err = run_cell(ip, 'opt --arch 9.0a --flags=-DSCALE=2 --debug', cell)
+    r = ip.user_ns['opt'].report
+    assert err is None and not r.cache_hit and ' -G ' in r.command and '-O0' in r.command
+
+
 @needs_nvcc
 def test_compile_error_maps_cell_lines_and_keeps_binding(monkeypatch):
     ip = shell(monkeypatch)
