@@ -9,10 +9,14 @@ import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR, jit_dir, ensure_private_dir
 from .jit.core import JitSpec, gen_jit_spec, write_if_different
 from .utils import backend_requirement, supported_compute_capability, check_tensor
+from .api_logging import flashinfer_api
+from .trace import TraceTemplate, Var, Const, Tensor
+from .aot import register_aot
 
 # %% auto #0
-__all__ = ['ACTIVATIONS', 'ACT_DTYPES', 'gen_act_and_mul_module', 'get_act_and_mul_module', 'silu_and_mul', 'gelu_and_mul',
-           'gelu_tanh_and_mul']
+__all__ = ['ACTIVATIONS', 'ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace',
+           'gen_act_and_mul_module', 'get_act_and_mul_module', 'silu_and_mul_reference', 'gelu_and_mul_reference',
+           'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul']
 
 # %% ../nbs/12_activation.ipynb #9c32d1a1
 ACTIVATIONS: dict[str, str] = {
@@ -44,6 +48,9 @@ def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, cont
 def get_act_and_mul_module(act_name: str):
     "The loaded module of a built-in activation (built on first use, then served from the cache)."
     return gen_act_and_mul_module(act_name).build_and_load()
+
+for _act in ACTIVATIONS:  # one pre-built module per built-in activation
+    register_aot(f'{_act}_and_mul', functools.partial(gen_act_and_mul_module, _act))
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -104,15 +111,46 @@ _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
     torch.Size([16, 14336])
     """
 
+# %% ../nbs/12_activation.ipynb #f22a29dd
+def silu_and_mul_reference(input):
+    "fp32 silu(a) * b on the halves, rounded once."
+    d = input.shape[-1] // 2; x = input.float()
+    return (torch.nn.functional.silu(x[..., :d]) * x[..., d:]).to(input.dtype)
+
+def gelu_and_mul_reference(input):
+    "fp32 gelu(a) * b (erf form) on the halves, rounded once."
+    d = input.shape[-1] // 2; x = input.float()
+    return (torch.nn.functional.gelu(x[..., :d]) * x[..., d:]).to(input.dtype)
+
+def gelu_tanh_and_mul_reference(input):
+    "fp32 gelu_tanh(a) * b on the halves, rounded once."
+    d = input.shape[-1] // 2; x = input.float()
+    return (torch.nn.functional.gelu(x[..., :d], approximate='tanh') * x[..., d:]).to(input.dtype)
+
+def _act_trace(name: str, reference) -> TraceTemplate:
+    return TraceTemplate(op_type='activation', name_prefix=f'{name}_and_mul',
+                         axes={'n': Var('rows (tokens; leading dims flattened)'), 'd': Const(abbrev='d', description='output width')},
+                         inputs={'input': Tensor(['n', '2*d'], flatten_leading=True)},
+                         outputs={'out': Tensor(['n', 'd'], param='out', dtype_from='input')},
+                         description=f'out = {name}(input[..., :d]) * input[..., d:], fp32 math', tags=['activation', 'gated', 'memory-bound'],
+                         reference=reference, example_axes={'n': 7, 'd': 1000}, tolerance={'rtol': 1.6e-2, 'atol': 1e-2})
+
+silu_and_mul_trace = _act_trace('silu', silu_and_mul_reference)
+gelu_and_mul_trace = _act_trace('gelu', gelu_and_mul_reference)
+gelu_tanh_and_mul_trace = _act_trace('gelu_tanh', gelu_tanh_and_mul_reference)
+
 # %% ../nbs/12_activation.ipynb #4faa9084
+@flashinfer_api(trace=silu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul)
 def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
     return _act_and_mul('silu', input, out)
 
+@flashinfer_api(trace=gelu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul)
 def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
     return _act_and_mul('gelu', input, out)
 
+@flashinfer_api(trace=gelu_tanh_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul)
 def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
     return _act_and_mul('gelu_tanh', input, out)

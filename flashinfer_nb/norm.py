@@ -9,10 +9,16 @@ import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
 from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out
+from .api_logging import flashinfer_api
+from .trace import TraceTemplate, Var, Const, Tensor, Scalar
+from .aot import register_aot
 
 # %% auto #0
-__all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'gen_norm_module', 'get_norm_module', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
-           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases']
+__all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
+           'gemma_fused_add_rmsnorm_trace', 'gen_norm_module', 'get_norm_module', 'rmsnorm_reference',
+           'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
+           'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
+           'fused_add_rmsnorm_bench_cases']
 
 # %% ../nbs/11_norm.ipynb #05fafaab
 def gen_norm_module() -> JitSpec:
@@ -24,6 +30,8 @@ def gen_norm_module() -> JitSpec:
 def get_norm_module():
     "The loaded norm module (built on first use, then served from the cache)."
     return gen_norm_module().build_and_load()
+
+register_aot('norm', gen_norm_module)  # one module serves every dtype and hidden size
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -79,7 +87,51 @@ def _fused_add_rmsnorm(input, residual, weight, eps, bias):
     if input.numel():
         get_norm_module().fused_add_rmsnorm(_as_rows(input, 'input'), _as_rows(residual, 'residual'), weight, float(eps), bias, 0)
 
+# %% ../nbs/11_norm.ipynb #e7d1977f
+def rmsnorm_reference(input, weight, eps=1e-6):
+    "fp32 RMSNorm rounded once to the input dtype."
+    x = input.float()
+    return (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.float()).to(input.dtype)
+
+def gemma_rmsnorm_reference(input, weight, eps=1e-6):
+    "fp32 Gemma RMSNorm (weight + 1) rounded once to the input dtype."
+    x = input.float()
+    return (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * (weight.float() + 1)).to(input.dtype)
+
+def fused_add_rmsnorm_reference(input, residual, weight, eps=1e-6):
+    "(rmsnorm(residual + input), residual + input), the sum rounded to the dtype first."
+    r = residual + input
+    x = r.float()
+    return (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.float()).to(input.dtype), r
+
+def gemma_fused_add_rmsnorm_reference(input, residual, weight, eps=1e-6):
+    "The Gemma (weight + 1) form of `fused_add_rmsnorm_reference`."
+    r = residual + input
+    x = r.float()
+    return (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * (weight.float() + 1)).to(input.dtype), r
+
+def _norm_trace(prefix: str, reference, fused: bool) -> TraceTemplate:
+    axes = {'n': Var('rows (tokens; leading dims flattened)'), 'h': Const(abbrev='h', description='hidden size')}
+    inputs = {'input': Tensor(['n', 'h'], flatten_leading=True)}
+    if fused: inputs['residual'] = Tensor(['n', 'h'], flatten_leading=True, dtype_from='input')
+    inputs.update(weight=Tensor(['h'], dtype_from='input'), eps=Scalar('float32'))
+    outputs = ({'normed': Tensor(['n', 'h'], param='input', dtype_from='input'),
+                'residual_sum': Tensor(['n', 'h'], param='residual', dtype_from='input')} if fused
+               else {'out': Tensor(['n', 'h'], param='out', dtype_from='input')})
+    what = 'residual += input; input = ' if fused else 'out = '
+    return TraceTemplate(op_type='rmsnorm', name_prefix=prefix, axes=axes, inputs=inputs, outputs=outputs,
+                         description=what + ('x * rsqrt(mean(x^2) + eps) * (weight + 1)' if 'gemma' in prefix else
+                                             'x * rsqrt(mean(x^2) + eps) * weight') + ', fp32 accumulation',
+                         tags=['norm', 'memory-bound'] + (['fused'] if fused else []), reference=reference,
+                         example_axes={'n': 7, 'h': 2880}, tolerance={'rtol': 1.6e-2, 'atol': 1e-2})
+
+rmsnorm_trace = _norm_trace('rmsnorm', rmsnorm_reference, False)
+gemma_rmsnorm_trace = _norm_trace('gemma_rmsnorm', gemma_rmsnorm_reference, False)
+fused_add_rmsnorm_trace = _norm_trace('fused_add_rmsnorm', fused_add_rmsnorm_reference, True)
+gemma_fused_add_rmsnorm_trace = _norm_trace('gemma_fused_add_rmsnorm', gemma_fused_add_rmsnorm_reference, True)
+
 # %% ../nbs/11_norm.ipynb #bbec6187
+@flashinfer_api(trace=rmsnorm_trace)
 @backend_requirement({}, common_check=_check_rmsnorm)
 def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch.Tensor | None = None) -> torch.Tensor:
     """Root-mean-square normalisation over the last dimension: ``input * rsqrt(mean(input**2) + eps) * weight``.
@@ -110,6 +162,7 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
     """
     return _rmsnorm(input, weight, eps, out, 0.0)
 
+@flashinfer_api(trace=fused_add_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_fused_add_rmsnorm)
 def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> None:
     """In place: ``residual += input``, then ``input = rmsnorm(residual, weight, eps)``.
@@ -134,6 +187,7 @@ def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch
     """
     _fused_add_rmsnorm(input, residual, weight, eps, 0.0)
 
+@flashinfer_api(trace=gemma_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_rmsnorm)
 def gemma_rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch.Tensor | None = None) -> torch.Tensor:
     """Gemma's RMSNorm: ``input * rsqrt(mean(input**2) + eps) * (1 + weight)``. Arguments as `rmsnorm`.
@@ -144,6 +198,7 @@ def gemma_rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, 
     """
     return _rmsnorm(input, weight, eps, out, 1.0)
 
+@flashinfer_api(trace=gemma_fused_add_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_fused_add_rmsnorm)
 def gemma_fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6) -> None:
     """Gemma's fused add + RMSNorm, in place: ``residual += input; input = gemma_rmsnorm(residual, weight, eps)``.

@@ -203,9 +203,10 @@ def _relocatable_roots() -> tuple[tuple[str, str], ...]:
                  ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>')))
 
 def _portable(s: str) -> str:
-    "`s` with the data root and TVM-FFI's folder written as `<data>`, `<tvm_ffi>`: keys survive a moved install (AOT)."
+    """`s` with the data root, TVM-FFI's folder and the JIT cache root written as `<data>`, `<tvm_ffi>`,
+    `<cache>`: keys survive a moved install or another workspace (AOT; generated sources live in the cache)."""
     for root, tag in _relocatable_roots(): s = s.replace(root, tag)
-    return s
+    return s.replace(f"{cache_root()}{os.sep}", f"<cache>{os.sep}")
 
 _loaded_modules: dict[str, object] = {}
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
@@ -281,8 +282,9 @@ class JitSpec:
         tu_keys = []
         for s in self.sources:
             h = hashlib.sha256()
-            for p, data in sorted(scan_includes(s, self.scan_dirs).items()):
-                h.update(_portable(str(p)).encode()); h.update(hashlib.sha256(data).digest())
+            # sorted by the portable name: raw paths sort differently once the install or workspace moves
+            for p, data in sorted((_portable(str(p)), data) for p, data in scan_includes(s, self.scan_dirs).items()):
+                h.update(p.encode()); h.update(hashlib.sha256(data).digest())
             tu_keys.append(h.hexdigest()[:20])
         import tvm_ffi
         material = dict(name=self.name, sources=[_portable(str(s.resolve())) for s in self.sources], tu=tu_keys,
