@@ -125,6 +125,36 @@ def test_options_reach_nvcc(monkeypatch):
     assert err is None and not r.cache_hit and ' -G ' in r.command and '-O0' in r.command
 
 
+ERRS = """#include <cuda_runtime.h>
+__global__ void touch(float* x) { x[threadIdx.x] = 1.0f; }
+extern "C" void too_many_threads(float* x, cudaStream_t s) { touch<<<1, 4096, 0, s>>>(x); }
+extern "C" cudaError_t refuses(float* x) { return cudaErrorInvalidValue; }
+"""
+
+@pytest.mark.cuda
+@needs_nvcc
+def test_cell_kernel_on_gpu(monkeypatch):
+    import torch
+    ip = shell(monkeypatch)
+    text, err = run_cell(ip, 'axpy_gpu', AXPY)   # the archs of the GPUs present
+    assert err is None, err
+    f = ip.user_ns['axpy_gpu'].axpy
+    for n in [0, 1, 255, 256, 257, 100_003, (1 << 22) + 3]:
+        x, y = torch.randn(n, device='cuda'), torch.randn(n, device='cuda')
+        ref = (y.double() + 1.5 * x.double()).float()
+        f(x, y, 1.5, n)
+        torch.testing.assert_close(y, ref)
+    x, y = torch.randn(1 << 22, device='cuda'), torch.zeros(1 << 22, device='cuda')
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s): f(x, y, 2.0, x.numel())
+    s.synchronize()
+    torch.testing.assert_close(y, 2.0 * x)
+    text, err = run_cell(ip, 'errs', ERRS)
+    assert err is None, err
+    with pytest.raises(RuntimeError, match='too_many_threads: kernel launch failed'): ip.user_ns['errs'].too_many_threads(x)
+    with pytest.raises(RuntimeError, match='refuses failed'): ip.user_ns['errs'].refuses(x)
+
+
 @needs_nvcc
 def test_compile_error_maps_cell_lines_and_keeps_binding(monkeypatch):
     ip = shell(monkeypatch)
