@@ -161,7 +161,7 @@ def _clone_args(args, kwargs):
 def _graph_runner(fn, args, kwargs, cold: bool, graph_calls: int, l2_bytes: int, max_copies: int = 256):
     "A CUDA graph of `graph_calls`+ calls over rotating input copies; returns (replay, calls, cold_reached)."
     import torch
-    sets, cold_ok = [(tuple(args), dict(kwargs))], True
+    sets, cold_ok = [(tuple(args), dict(kwargs))], cold   # cold_l2_cache=False: nothing to rotate, L2 warm
     if cold:
         per_set = _tensor_bytes(args, kwargs)
         need = math.ceil(2 * l2_bytes / per_set) if per_set else 1

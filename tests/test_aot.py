@@ -80,7 +80,9 @@ def test_relocated_install_uses_the_same_aot_build(aot_dir, tmp_path):
         assert str(DATA_ROOT).endswith('elsewhere'), DATA_ROOT
         for s in registered_specs(): s.load(s.build())
         print('relocated ok')''')
-    env = {**os.environ, 'PYTHONPATH': str(root), 'FLASHINFER_NB_DISABLE_JIT': '1', 'FLASHINFER_NB_AOT_DIR': str(d),
+    # keep the rest of PYTHONPATH (where a GPU box puts torch/tvm_ffi), minus this checkout, so the copy is what imports
+    keep = [p for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p and Path(p).resolve() != DATA_ROOT.resolve()]
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(root), *keep]), 'FLASHINFER_NB_DISABLE_JIT': '1', 'FLASHINFER_NB_AOT_DIR': str(d),
            'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws'), 'FLASHINFER_NB_CUDA_ARCH_LIST': '9.0a'}
     r = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0 and 'relocated ok' in r.stdout, r.stderr[-3000:]

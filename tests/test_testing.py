@@ -72,7 +72,8 @@ def test_bench_sweep_records_from_synthetic_timings():
     one = bench_sweep(print, [10], lambda n: [n], progress=False, bench_fn=synthetic)
     assert one[0]['name'] == 'print' and one[0]['tbps'] is None and one[0]['tflops'] is None
 
-def test_bench_sweep_passes_the_same_args_and_options(capsys):
+def test_bench_sweep_passes_the_same_args_and_options(capsys, monkeypatch):
+    for m in ('tqdm', 'tqdm.auto'): monkeypatch.setitem(sys.modules, m, None)   # no tqdm: the plain-text progress path
     seen = []
     def spy(fn, args, **kw): seen.append((fn, args, kw)); return BenchTimes([1.0])
     f, g = (lambda x: x), (lambda x: x)
