@@ -196,6 +196,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'flashinfer_nb.jit.core.nvcc_version': ('jit_core.html#nvcc_version', 'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.scan_includes': ( 'jit_core.html#scan_includes',
                                                                                   'flashinfer_nb/jit/core.py'),
+                                        'flashinfer_nb.jit.core.terminate_builds': ( 'jit_core.html#terminate_builds',
+                                                                                     'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.tool_version': ('jit_core.html#tool_version', 'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.write_if_different': ( 'jit_core.html#write_if_different',
                                                                                        'flashinfer_nb/jit/core.py')},

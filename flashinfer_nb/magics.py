@@ -14,7 +14,7 @@ from IPython.display import display, HTML
 from .jit.env import (CSRC_DIR, INCLUDE_DIR, DATA_ROOT, SETTINGS, cache_root, package_version,
                                    ensure_private_dir)
 from .jit.core import (JitSpec, JitCompileError, gen_jit_spec, write_if_different, find_nvcc,
-                                    nvcc_version, file_lock, first_compiler_error, logger)
+                                    nvcc_version, file_lock, first_compiler_error, logger, terminate_builds)
 from .jit.compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
@@ -562,6 +562,9 @@ def _wait_with_progress(fn, label: str, after: float = 1.0):
                     if handle is None: handle = display(HTML(f'<i>{html.escape(msg)}</i>'), display_id=True)
                     else: handle.update(HTML(f'<i>{html.escape(msg)}</i>'))
                 else: sys.stderr.write('\r' + msg); sys.stderr.flush()
+    except KeyboardInterrupt:  # stop the build too: left running, it would hold the cell's build lock
+        terminate_builds(); t.join(30)
+        raise
     finally:
         if handle is not None: handle.update(HTML(''))
         elif not kernel and time.perf_counter() - t0 >= after: sys.stderr.write('\r' + ' ' * 60 + '\r'); sys.stderr.flush()

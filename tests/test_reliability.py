@@ -393,3 +393,45 @@ def test_jit_never_writes_into_the_package(tmp_path, monkeypatch):
     assert spec.build_dir.is_relative_to(tmp_path/'ws')
     assert str(INCLUDE_DIR/'flashinfer_nb'/'vec.cuh') in json.loads(spec._manifest_path(spec.content_key()[0]).read_text())['deps']
     assert _snapshot(PACKAGE_DIR, INCLUDE_DIR, CSRC_DIR) == before
+
+
+GUARD = r"""#include <tvm/ffi/function.h>
+#include <tvm/ffi/error.h>
+int64_t checked(int64_t x) {
+  if (x < 0) TVM_FFI_THROW(ValueError) << "x must be >= 0, got " << x;
+  return 2 * x;
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(checked, checked);
+"""
+
+@needs_nvcc
+def test_magics_session_survives_raise_error_and_interrupt(tmp_path, monkeypatch):
+    import _thread, threading
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+    from flashinfer_nb import magics
+    tiny_setup(tmp_path, monkeypatch)
+    monkeypatch.setattr(magics, '_cuda_available', lambda: True)  # the export needs no GPU: call it for real
+    ip = InteractiveShell.instance(); ip.extension_manager.load_extension('flashinfer_nb')
+    cell = lambda src: ip.run_cell_magic('cuda_kernel', 'guard --arch 9.0a', src)
+    with capture_output(): cell(GUARD)
+    guard = ip.user_ns['guard']
+    with pytest.raises(ValueError, match='x must be >= 0, got -1'): guard.checked(-1)   # a call that raises
+    assert guard.checked(21) == 42
+    with capture_output(), pytest.raises(magics.CellCompileError): cell(GUARD.replace('2 * x', '2 * y'))
+    assert ip.user_ns['guard'] is guard and guard.checked(1) == 2
+    # interrupt (as Jupyter's stop button does) while nvcc runs
+    monkeypatch.setenv('FNB_STALL', '120')
+    def interrupt_when_compiling():
+        t0 = time.monotonic()
+        while not any(e[0] == 'stalled' for e in compile_events(tmp_path)) and time.monotonic() - t0 < 120: time.sleep(0.05)
+        _thread.interrupt_main()
+    threading.Thread(target=interrupt_when_compiling, daemon=True).start()
+    t0 = time.monotonic()
+    with capture_output(), pytest.raises(KeyboardInterrupt): cell(GUARD.replace('2 * x', '3 * x'))
+    assert time.monotonic() - t0 < 60
+    monkeypatch.delenv('FNB_STALL')
+    assert ip.user_ns['guard'] is guard and guard.checked(1) == 2
+    t0 = time.monotonic()
+    with capture_output(): cell(GUARD.replace('2 * x', '3 * x'))          # re-run: no wait on a stale build
+    assert ip.user_ns['guard'].checked(1) == 3 and time.monotonic() - t0 < 60

@@ -14,7 +14,7 @@ from .compilation_context import CompilationContext, current_compilation_context
 # %% auto #0
 __all__ = ['logger', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version',
            'scan_includes', 'first_compiler_error', 'JitCompileError', 'file_lock', 'default_jobs', 'job_slot_prefix',
-           'JitSpec', 'gen_jit_spec']
+           'terminate_builds', 'JitSpec', 'gen_jit_spec']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -209,6 +209,13 @@ def _portable(s: str) -> str:
     return s.replace(f"{cache_root()}{os.sep}", f"<cache>{os.sep}")
 
 _loaded_modules: dict[str, object] = {}
+_running_builds: set = set()  # ninja processes this process's builds are waiting on
+
+def terminate_builds() -> int:
+    "Stop every build in progress in this process (SIGTERM: ninja stops its compilers); for UIs that build in a thread."
+    procs = list(_running_builds)
+    for p in procs: p.terminate()
+    return len(procs)
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
 
 def _refuse_foreign_library(lib: Path, st: os.stat_result) -> None:
@@ -362,6 +369,7 @@ class JitSpec:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                 pass_fds=() if lock_fd is None else (lock_fd,))
         out = []
+        _running_builds.add(proc)
         try:
             for line in proc.stdout:
                 if verbose: sys.stderr.write(line)  # stream, so long builds show their progress
@@ -372,6 +380,7 @@ class JitSpec:
             try: proc.wait(timeout=10)
             except subprocess.TimeoutExpired: proc.kill(); proc.wait()
             raise
+        finally: _running_builds.discard(proc)
         write_if_different(log_path, log)
         if rc != 0: raise JitCompileError(self.name, log, log_path)
         return log
