@@ -8,7 +8,7 @@ import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
-from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out
+from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
@@ -70,12 +70,16 @@ _CCS = [75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121]
 @supported_compute_capability(_CCS)
 def _check_rmsnorm(input, weight, eps=1e-6, out=None):
     _check_rows('input', input); _check_weight(weight, input); _check_eps(eps)
-    if out is not None: _check_rows('out', out, input)
+    if out is not None:
+        _check_rows('out', out, input)
+        # rows are read by one block and written by another when the views are shifted; `out` *being* input is fine
+        if memory_overlap(out, input) == 'partial': raise ValueError("out partially overlaps input; pass input itself (in place) or a separate tensor")
 
 @supported_compute_capability(_CCS)
 def _check_fused_add_rmsnorm(input, residual, weight, eps=1e-6):
     _check_rows('input', input); _check_rows('residual', residual, input)
     _check_weight(weight, input); _check_eps(eps)
+    if memory_overlap(input, residual) != 'none': raise ValueError("input and residual must not overlap: both are written")
 
 def _rmsnorm(input, weight, eps, out, bias):
     if out is None: out = torch.empty_like(input, memory_format=torch.contiguous_format)
