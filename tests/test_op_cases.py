@@ -56,13 +56,15 @@ def test_harness_tells_good_ops_from_bad():
         with pytest.raises(AssertionError, match=complaint): run(replace(ref, fn=_cpu_scale(bug)))
 
 def test_sanitizer_log_parser():
-    log = '\n'.join(['========= COMPUTE-SANITIZER', '@@ begin a', '@@ end a 12', '@@ begin b',
+    log = '\n'.join(['========= COMPUTE-SANITIZER', '@@ begin a',
+                     '========= Program hit cudaErrorInvalidValue (error 1) due to "invalid argument" on CUDA API call to cudaFoo.',
+                     '@@ end a 12', '@@ begin b',
                      '========= Invalid __global__ read of size 4 bytes', '=========     at k()+0x10',
                      '========= Uninitialized __global__ memory read of size 2 bytes', '@@ end b 3',
                      '@@ begin c', '========= ERROR SUMMARY: 2 errors'])
     p = parse_sanitizer_log(log)
     assert p['summary'] == 2
-    assert p['ops']['a'] == dict(launches=12, errors=0, first='')
+    assert p['ops']['a'] == dict(launches=12, errors=0, api=1, first='')   # an API failure is not a memory error
     assert p['ops']['b']['errors'] == 2 and p['ops']['b']['first'].startswith('Invalid __global__ read')
     assert p['ops']['c']['launches'] is None          # crashed inside c: reported as not finished
     race = parse_sanitizer_log('@@ begin a\n========= Error: Race reported between Write access at k()\n@@ end a 1\n'
