@@ -222,8 +222,9 @@ def cmd_aot(args) -> int:
 @cli_args(arg('--arch', default=None, help='target archs (default: the current targets)'))
 def cmd_list_modules(args) -> int:
     "List registered modules and whether each is in the JIT cache, pre-built (AOT) or missing."
-    specs = registered_specs(None, args.arch)
-    rows = [(s.name, _sm(s.arch_flags), *module_status(s)) for s in specs]
+    skipped = []
+    specs = registered_specs(None, args.arch, skipped)
+    rows = [(s.name, _sm(s.arch_flags), *module_status(s)) for s in specs] + [(op, '-', 'unsupported', why) for op, why in skipped]
     w = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(('module', 'archs', 'status'))]
     print(f"{'module':<{w[0]}}  {'archs':<{w[1]}}  {'status':<{w[2]}}  where")
     for r in rows: print(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")

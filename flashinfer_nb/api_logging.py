@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_api_logging.ipynb #ba0f5252
 from __future__ import annotations
-import functools, inspect, itertools, os, sys, threading, time
+import contextlib, functools, inspect, itertools, os, sys, threading, time
 from typing import Callable
 from .jit.env import setting, setting_flag, SETTINGS
 from .trace import register_trace, templates_of, fi_trace, dump_definition
@@ -22,29 +22,28 @@ def log_level() -> int:
     return level
 
 _lock = threading.Lock()
-_fds: dict[str, int] = {}
+_fds: dict[tuple[str, int], int] = {}   # (destination, pid) -> open file: a forked worker opens its own
 
 def log_dest() -> str:
     "`FLASHINFER_NB_LOGDEST`: `stdout` (default), `stderr` or a file path."
     return setting('logdest').strip() or 'stdout'
 
-def _fd(dest: str) -> int:
+def _open(dest: str) -> int:
     path = os.path.expanduser(dest.replace('%i', str(os.getpid())))
-    fd = _fds.get(path)
-    if fd is None:
-        if d := os.path.dirname(path): os.makedirs(d, exist_ok=True)
-        fd = _fds[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    if d := os.path.dirname(path): os.makedirs(d, exist_ok=True)
+    fd = _fds[(dest, os.getpid())] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     return fd
 
 def write_log(text: str, dest: str | None = None, sync: bool = False) -> None:
     "Append `text` to `dest` (default: `log_dest()`), handed to the OS at once; `sync` also `fsync`s a file."
     dest = dest or log_dest()
-    if dest in ('stdout', 'stderr'):
+    if dest == 'stdout' or dest == 'stderr':
         with _lock:
             f = sys.stdout if dest == 'stdout' else sys.stderr
             f.write(text); f.flush()
         return
-    fd = _fd(dest)
+    fd = _fds.get((dest, os.getpid()))
+    if fd is None: fd = _open(dest)
     os.write(fd, text.encode('utf-8', 'replace'))   # O_APPEND: one write per record, whole even with many writers
     if sync:
         try: os.fsync(fd)
@@ -110,8 +109,11 @@ def _call_record(name: str, n: int, bound: dict, stats: bool) -> str:
     return '\n'.join(lines) + '\n'
 
 def _bind_for_log(sig, args, kwargs) -> dict:
+    # keywords the signature does not name (`skip_check` of an inner decorator) are logged after the others
+    known = {k: v for k, v in kwargs.items() if k in sig.parameters}
     try:
-        b = sig.bind(*args, **kwargs); b.apply_defaults(); return dict(b.arguments)
+        b = sig.bind(*args, **known); b.apply_defaults()
+        return {**b.arguments, **{k: v for k, v in kwargs.items() if k not in known}}
     except TypeError:  # a bad call: log what was passed, then let the op raise its own error
         return {**{f"arg{i}": a for i, a in enumerate(args)}, **kwargs}
 
@@ -119,7 +121,8 @@ _dump_failed: set[str] = set()
 
 def _dump(fn, args, kwargs, dest):
     try:
-        if (d := fi_trace(fn, *args, **kwargs)) is not None: dump_definition(d)
+        params = inspect.signature(fn).parameters   # drop keywords of inner decorators (skip_check)
+        if (d := fi_trace(fn, *args, **{k: v for k, v in kwargs.items() if k in params})) is not None: dump_definition(d)
     except Exception as e:  # tracing must never break the call itself
         if fn.__qualname__ not in _dump_failed:
             _dump_failed.add(fn.__qualname__)
@@ -138,7 +141,7 @@ def flashinfer_api(fn: Callable | None = None, *, trace=None) -> Callable:
     if level < 3:
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            if level: write_log(f"[flashinfer_nb {_stamp()}] {name}\n", dest)
+            if level: write_log(f"[flashinfer_nb {_stamp()} pid={os.getpid()}] {name}\n", dest)
             if dump: _dump(wrapper, args, kwargs, dest)
             return fn(*args, **kwargs)
     else:
@@ -150,17 +153,15 @@ def flashinfer_api(fn: Callable | None = None, *, trace=None) -> Callable:
             if dump: _dump(wrapper, args, kwargs, dest)
             try: result = fn(*args, **kwargs)
             except BaseException as e:
-                write_log(f"[flashinfer_nb {_stamp()}] {name} call #{n} raised {type(e).__name__}: {e}\n", dest)
+                write_log(f"[flashinfer_nb {_stamp()} pid={os.getpid()}] {name} call #{n} raised {type(e).__name__}: {e}\n", dest)
                 raise
-            write_log(f"[flashinfer_nb {_stamp()}] {name} call #{n} returned {describe(result, stats)}\n", dest)
+            write_log(f"[flashinfer_nb {_stamp()} pid={os.getpid()}] {name} call #{n} returned {describe(result, stats)}\n", dest)
             return result
     wrapper.log_level, wrapper.log_dest = level, dest
     if trace is not None: register_trace(wrapper, trace)
     return wrapper
 
 # %% ../nbs/08_api_logging.ipynb #db482f5a
-import contextlib
-
 @contextlib.contextmanager
 def log_settings(level: int | None = None, dest: str | None = None):
     "Set `FLASHINFER_NB_LOGLEVEL` / `FLASHINFER_NB_LOGDEST` for the `with` block (ops decorated inside it see the level)."
@@ -175,12 +176,11 @@ def log_settings(level: int | None = None, dest: str | None = None):
             else: os.environ[SETTINGS[k].env] = v
 
 # %% ../nbs/08_api_logging.ipynb #07e42123
-def per_call_us(fn, *args, n: int = 20000, repeat: int = 5) -> float:
-    "Best-of-`repeat` mean wall time of `fn(*args)` over `n` calls, in µs."
-    import time
+def per_call_us(fn, *args, n: int = 20000, repeat: int = 5, clock: Callable = time.perf_counter) -> float:
+    "Best-of-`repeat` mean time of `fn(*args)` over `n` calls, in µs (`clock=time.thread_time`: this thread's CPU time)."
     best = float('inf')
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         for _ in range(n): fn(*args)
-        best = min(best, (time.perf_counter() - t0) / n)
+        best = min(best, (clock() - t0) / n)
     return best * 1e6
