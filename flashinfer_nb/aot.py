@@ -7,10 +7,10 @@ from __future__ import annotations
 import contextlib, dataclasses, json, os, re, shlex, shutil, subprocess, sys, time
 from pathlib import Path
 from typing import Callable
-from .jit.env import PACKAGE_DIR, SETTINGS, setting, setting_flag, cache_root
+from .jit.env import PACKAGE_DIR, SETTINGS, setting, setting_flag, cache_root, jit_dir
 from .jit.compilation_context import current_compilation_context
 from .jit.core import (JitSpec, JitCompileError, logger, find_ninja, default_jobs, nvcc_version,
-                                    host_compiler_version, package_version, write_if_different, _sha256_file)
+                                    host_compiler_version, package_version, write_if_different, _sha256_file, _portable)
 from .cli import arg, cli_args
 
 # %% auto #0
@@ -72,10 +72,12 @@ def aot_dirs() -> list[Path]:
     return dirs + [PACKAGE_DIR/'data'/'aot']
 
 def _material(spec: JitSpec) -> dict:
-    "What the content key covers, in readable form: recorded in the manifest so a mismatch can be explained."
+    "What the content key covers, in readable (and, like the key, location-free) form: recorded so a mismatch can be explained."
     import tvm_ffi
-    return dict(arch_flags=list(spec.arch_flags), cflags=spec.cflags(), cuda_cflags=spec.cuda_cflags(),
-                ldflags=spec.ldflags(), nvcc=nvcc_version(), cxx=host_compiler_version(),
+    jit = f"{jit_dir(spec.arch_tag)}{os.sep}"
+    flags = lambda fl: [_portable(f, jit) for f in fl]
+    return dict(arch_flags=list(spec.arch_flags), cflags=flags(spec.cflags()), cuda_cflags=flags(spec.cuda_cflags()),
+                ldflags=flags(spec.ldflags()), nvcc=nvcc_version(), cxx=host_compiler_version(),
                 version=package_version(), tvm_ffi=tvm_ffi.__version__)
 
 def _sm(flags) -> str: return ' '.join(re.sub(r'.*code=', '', f) for f in flags) or '(none)'

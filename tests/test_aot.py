@@ -8,6 +8,7 @@ from flashinfer_nb.aot import (AOT_REGISTRY, register_aot, registered_specs, bui
                                module_status, clang_command)
 from flashinfer_nb.jit.core import gen_jit_spec, JitSpec
 from flashinfer_nb.jit.compilation_context import CompilationContext
+from flashinfer_nb.jit.env import jit_dir
 from flashinfer_nb.cli import main
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
@@ -139,6 +140,14 @@ def test_fat_build_serves_a_subset_and_one_graph(fresh_env, monkeypatch):
     assert find_prebuilt(mk('tiny_a', '8.0 9.0a'))[0] == libs[0]
     lib, why = find_prebuilt(mk('tiny_b', '8.0 9.0a'), notice=False)              # 9.0a cannot serve 8.0
     assert lib is None and 'built for sm_90a, this process targets sm_80 sm_90a' in why
+    def mk_generated(name, archs):  # a source rendered into the module's own arch folder, as Jinja ops do
+        spec = gen_jit_spec(name, [], context=CompilationContext(archs))
+        gen = jit_dir(spec.arch_tag)/'generated'/f'{name}.cu'
+        gen.parent.mkdir(parents=True, exist_ok=True); gen.write_text(src.read_text())
+        spec.sources = [gen]
+        return spec
+    fat, = build_aot([mk_generated('tiny_gen', '8.0 9.0a')], fresh_env/'aot', jobs=2)
+    assert find_prebuilt(mk_generated('tiny_gen', '9.0a'))[0] == fat              # <jit>: its folder differs, its key not
     src.write_text(src.read_text() + '// edited\n')
     lib, why = find_prebuilt(mk('tiny_a', '9.0a'), notice=False)
     assert lib is None and 'different sources' in why

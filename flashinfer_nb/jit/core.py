@@ -202,9 +202,11 @@ def _relocatable_roots() -> tuple[tuple[str, str], ...]:
     return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in
                  ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>')))
 
-def _portable(s: str) -> str:
+def _portable(s: str, jit: str = '') -> str:
     """`s` with the data root, TVM-FFI's folder and the JIT cache root written as `<data>`, `<tvm_ffi>`,
-    `<cache>`: keys survive a moved install or another workspace (AOT; generated sources live in the cache)."""
+    `<cache>`: keys survive a moved install or another workspace (AOT; generated sources live in the cache).
+    `jit`, the module's own arch folder, becomes `<jit>`: a fat AOT build's generated sources match too."""
+    if jit: s = s.replace(jit, f"<jit>{os.sep}")
     for root, tag in _relocatable_roots(): s = s.replace(root, tag)
     return s.replace(f"{cache_root()}{os.sep}", f"<cache>{os.sep}")
 
@@ -286,16 +288,16 @@ class JitSpec:
         "The module key and each source's content key (its file plus every header it includes)."
         for s in self.sources:
             if not s.is_file(): raise FileNotFoundError(f"source of module {self.name!r} not found: {s}")
-        tu_keys = []
+        tu_keys, jit = [], f"{jit_dir(self.arch_tag)}{os.sep}"
         for s in self.sources:
             h = hashlib.sha256()
             # sorted by the portable name: raw paths sort differently once the install or workspace moves
-            for p, data in sorted((_portable(str(p)), data) for p, data in scan_includes(s, self.scan_dirs).items()):
+            for p, data in sorted((_portable(str(p), jit), data) for p, data in scan_includes(s, self.scan_dirs).items()):
                 h.update(p.encode()); h.update(hashlib.sha256(data).digest())
             tu_keys.append(h.hexdigest()[:20])
         import tvm_ffi
-        material = dict(name=self.name, sources=[_portable(str(s.resolve())) for s in self.sources], tu=tu_keys,
-                        **{k: [_portable(f) for f in fl()] for k, fl in
+        material = dict(name=self.name, sources=[_portable(str(s.resolve()), jit) for s in self.sources], tu=tu_keys,
+                        **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
                         version=package_version(), tvm_ffi=tvm_ffi.__version__)
