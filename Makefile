@@ -9,7 +9,7 @@ TORCH_SPEC ?= torch
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test test-gpu export check-sync
+.PHONY: lab test test-gpu export check-sync check-wheel dist
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -28,7 +28,15 @@ export: $(STAMP)
 check-sync: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash .ci/check_sync.sh
 
-test: $(STAMP) check-sync
+# the wheel in a fresh venv, imported from /tmp, a compile-only build (.ci/check_wheel.sh)
+check-wheel: $(STAMP)
+	PYTHON=$(CURDIR)/$(BIN)/python bash .ci/check_wheel.sh
+
+# sdist and wheel into dist/ (the version comes from flashinfer_nb.__version__, set in nbs/90_package.ipynb)
+dist: $(STAMP)
+	$(BIN)/python -m build
+
+test: $(STAMP) check-sync check-wheel
 	$(BIN)/python -m pytest
 	$(BIN)/nbdev-test
 
