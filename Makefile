@@ -9,7 +9,7 @@ TORCH_SPEC ?= torch
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test test-gpu export check-sync check-wheel dist
+.PHONY: lab test test-gpu export check-sync check-wheel test-nbs dist
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -36,9 +36,14 @@ check-wheel: $(STAMP)
 dist: $(STAMP)
 	$(BIN)/python -m build
 
+# every notebook cell nbdev-test runs, under nbval (the hygiene policy: README, nbs/conftest.py)
+test-nbs: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env nbs/
+
 test: $(STAMP) check-sync check-wheel
 	$(BIN)/python -m pytest
 	$(BIN)/nbdev-test
+	$(MAKE) test-nbs
 
 # On a GPU machine, after `make lab` or `make test`: every test (GPU ones too), every notebook cell, benchmarks.
 test-gpu: $(STAMP)

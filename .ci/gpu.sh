@@ -13,6 +13,7 @@ step versions python3 -c "import torch, tvm_ffi; print('torch', torch.__version_
 step startup python3 benchmarks/bench_jit_startup.py
 step pytest python3 -m pytest -q -p no:cacheprovider
 step notebooks nbdev-test --flags cuda
+step nbval python3 -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env nbs/
 step bench_scale python3 benchmarks/bench_scale.py --csv "$OUT/scale.csv"
 step bench_all python3 benchmarks/flashinfer_nb_benchmark.py --routine all --refcheck --output-path "$OUT/bench_all.csv" --plot "$OUT/bench_all.png"
 exit $rc
