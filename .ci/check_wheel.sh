@@ -15,10 +15,10 @@ t0=$SECONDS
 (cd "$root" && rm -rf build && "$py" -m build --no-isolation --outdir "$tmp/dist" . >"$tmp/build.log" 2>&1) \
   || { cat "$tmp/build.log"; echo "python -m build failed" >&2; exit 1; }
 wheel=$(ls "$tmp"/dist/*.whl); sdist=$(ls "$tmp"/dist/*.tar.gz)
+"$py" -m zipfile -l "$wheel" >"$tmp/wheel.txt"
 for f in flashinfer_nb/data/include/flashinfer_nb/scale.cuh flashinfer_nb/data/csrc/scale.cu \
          flashinfer_nb/data/csrc/tvm_ffi_utils.h flashinfer_nb/data/settings.ini; do
-  "$py" -m zipfile -l "$wheel" | grep -q " *$f " || "$py" -m zipfile -l "$wheel" | grep -q "^$f " \
-    || { echo "wheel lacks $f" >&2; exit 1; }
+  grep -q "^$f " "$tmp/wheel.txt" || { echo "wheel lacks $f" >&2; exit 1; }
 done
 echo "built $(basename "$sdist") and $(basename "$wheel") in $((SECONDS - t0)) s"
 
