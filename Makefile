@@ -9,13 +9,13 @@ TORCH_SPEC ?= torch
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test test-gpu export check-sync check-wheel test-nbs dist
+.PHONY: lab test test-gpu export check-sync check-wheel test-nbs dist docs docs-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q "$(TORCH_SPEC)"
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev,docs]"
 	touch $(STAMP)
 
 lab: $(STAMP)
@@ -39,6 +39,15 @@ dist: $(STAMP)
 # every notebook cell nbdev-test runs, under nbval (the hygiene policy: README, nbs/conftest.py)
 test-nbs: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env nbs/
+
+# the documentation site (nbs/97_docs.ipynb) -> docs/_build/html/index.html
+docs: $(STAMP)
+	$(BIN)/python -m flashinfer_nb.docs build
+
+# the site just built, checked in headless Chromium (links, rendering); refreshes docs/screenshots/
+docs-check: docs
+	FLASHINFER_NB_DOCS_HTML=$(CURDIR)/docs/_build/html FLASHINFER_NB_SCREENSHOTS=$(CURDIR)/docs/screenshots \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_docs.py
 
 test: $(STAMP) check-sync check-wheel
 	$(BIN)/python -m pytest

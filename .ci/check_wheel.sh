@@ -57,5 +57,6 @@ changed = sorted(set(snapshot()) ^ set(before))
 assert not changed, f"the JIT wrote inside the installed package: {changed[:5]}"
 print(f"flashinfer_nb {flashinfer_nb.__version__} from {pkg}: compiled {lib.name} for sm_90a in {dt:.1f} s, package untouched")
 PY
-"$tmp/venv/bin/python" -m flashinfer_nb show-config | grep -q "include dir : $tmp/venv/.*/flashinfer_nb/data/include"
+cfg=$("$tmp/venv/bin/python" -m flashinfer_nb show-config)   # captured: grep -q on a pipe would cut it short
+grep -q "include dir : $tmp/venv/.*/flashinfer_nb/data/include" <<<"$cfg" || { echo "$cfg"; echo "show-config: wrong include dir" >&2; exit 1; }
 echo "wheel check passed in $((SECONDS - t0)) s"

@@ -1,0 +1,33 @@
+# Sphinx configuration of the documentation site. Build it with `make docs` (flashinfer_nb.docs stages the
+# notebooks, the API page and the benchmarks page into docs/_build/_src, then runs sphinx-build with this
+# file); nbs/97_docs.ipynb explains the pipeline.
+import flashinfer_nb
+
+project = 'flashinfer_nb'
+author = 'flashinfer_nb developers'
+copyright = '2026, flashinfer_nb developers'
+version = release = flashinfer_nb.__version__
+
+extensions = ['myst_nb', 'sphinx.ext.autodoc', 'sphinx.ext.autosummary', 'sphinx.ext.napoleon',
+              'sphinx.ext.viewcode']
+root_doc = 'index'
+exclude_patterns = ['**.ipynb_checkpoints', 'jupyter_execute']
+
+# Notebooks were executed while staging (cells a CPU cannot run keep their GPU-recorded outputs).
+nb_execution_mode = 'off'
+nb_merge_streams = True
+myst_enable_extensions = ['colon_fence']
+myst_heading_anchors = 3
+suppress_warnings = ['myst.header']   # notebook prose may skip heading levels; that is not an error
+
+# API reference: one page per module, members as exported (__all__), numpy-style docstrings.
+autosummary_generate = True
+autodoc_default_options = {'members': True, 'show-inheritance': True}
+autodoc_typehints = 'description'
+napoleon_numpy_docstring = True
+default_role = 'py:obj'   # `name` in a docstring links to it when it exists, else shows as code
+
+html_theme = 'furo'
+html_title = f'flashinfer_nb {release}'
+pygments_style = 'friendly'
+pygments_dark_style = 'monokai'
