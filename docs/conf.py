@@ -31,3 +31,20 @@ html_theme = 'furo'
 html_title = f'flashinfer_nb {release}'
 pygments_style = 'friendly'
 pygments_dark_style = 'monokai'
+
+
+def _notebook_docstrings(app, what, name, obj, options, lines):
+    """Docstrings are written for notebooks (markdown-ish one-liners), not for reST: make two habits render.
+    `...` inside a sentence would end autosummary's one-line summary mid-backtick, so it becomes `…`;
+    IPython's `@magic_arguments` appends argparse help (indented, reST-hostile), which is shown verbatim."""
+    lines[:] = [l.replace('...', '…') for l in lines]
+    if lines and lines[0] == '::':   # magic_arguments: '::', usage, blank, description, blank, argparse help
+        body = [i for i, l in enumerate(lines[1:], 1) if l and not l.startswith(' ')]
+        if body:
+            desc_end = next((i for i in range(body[0], len(lines)) if not lines[i].strip()), len(lines))
+            usage, desc, rest = lines[2:body[0]], lines[body[0]:desc_end], lines[desc_end:]
+            lines[:] = [*desc, '', '::', '', *usage, *(['    ' + l if l.strip() else '' for l in rest])]
+
+
+def setup(app):
+    app.connect('autodoc-process-docstring', _notebook_docstrings)

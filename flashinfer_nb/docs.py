@@ -58,10 +58,10 @@ def _gpu_note(has_output: bool) -> str:
 def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: bool = False) -> dict:
     "Write `src` as a docs page to `dst`: executed as nbdev-test runs it (or not), directives dropped, GPU cells noted."
     import nbformat
-    from execnb.shell import CaptureShell
     src, dst = Path(src), Path(dst)
     nb = nbformat.read(src, as_version=4)
     run = runnable_code_cells(src, gpu) if execute else set()
+    if run: from execnb.shell import CaptureShell
     shell, cwd, t0, n_run = (CaptureShell(src) if run else None), os.getcwd(), time.perf_counter(), 0
     cells, code_i = [], -1
     try:
@@ -178,9 +178,13 @@ def stage_site(src_dir: Path | str, execute: bool = True, gpu: bool = False, job
     if src_dir.exists(): shutil.rmtree(src_dir)
     src_dir.mkdir(parents=True)
     nbs = sorted((root/'nbs').glob('*.ipynb'))
-    jobs = jobs or max(1, min(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(jobs) as ex:
-        reports = list(ex.map(_stage_in_subprocess, [(n, src_dir/n.name, execute, gpu) for n in nbs]))
+    jobs = jobs or os.cpu_count() or 1
+    if not execute: reports = [stage_notebook(n, src_dir/n.name, execute=False) for n in nbs]
+    else:
+        with ThreadPoolExecutor(jobs) as ex:
+            # biggest first: they tend to run longest, and a long one started last would run alone
+            order = sorted(nbs, key=lambda n: -n.stat().st_size)
+            reports = list(ex.map(_stage_in_subprocess, [(n, src_dir/n.name, True, gpu) for n in order]))
     home = nbformat.read(src_dir/'index.ipynb', as_version=4)
     home.cells.append(nbformat.v4.new_markdown_cell(_toc([n.stem for n in nbs if n.stem != 'index'])))
     nbformat.write(home, src_dir/'index.ipynb')
@@ -191,9 +195,10 @@ def stage_site(src_dir: Path | str, execute: bool = True, gpu: bool = False, job
 
 def build_docs(out: Path | str | None = None, execute: bool = True, gpu: bool | None = None,
                jobs: int | None = None) -> Path:
-    "Stage and render the site into `out` (default `docs/_build/html`); return `out`. Sphinx warnings are errors."
+    "Stage and render the site into `out` (default `docs/_build/html`); return `out`. Sphinx warnings are listed, not fatal: docstrings are written for notebooks first."
     root = repo_root()
     out = Path(out) if out else root/'docs'/'_build'/'html'
+    jobs = jobs or os.cpu_count() or 1
     if gpu is None:
         import torch
         gpu = torch.cuda.is_available()
@@ -201,13 +206,16 @@ def build_docs(out: Path | str | None = None, execute: bool = True, gpu: bool | 
     src = out.parent/'_src'
     reports = stage_site(src, execute, gpu, jobs)
     t1 = time.perf_counter()
-    cmd = [sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-W', '--keep-going', '-j', str(jobs or 2),
-           '-c', str(root/'docs'), '-d', str(out.parent/'doctrees'), str(src), str(out)]
+    warn_file = out.parent/'sphinx-warnings.txt'
+    cmd = [sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '--keep-going', '-j', str(jobs),
+           '-w', str(warn_file), '-c', str(root/'docs'), '-d', str(out.parent/'doctrees'), str(src), str(out)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0: raise RuntimeError(f"sphinx-build failed ({' '.join(cmd)}):\n{r.stderr[-6000:]}")
-    slowest = max(reports, key=lambda r: r['seconds'])
-    print(f"docs: {len(reports)} notebooks staged in {t1 - t0:.0f} s (slowest {slowest['notebook']} "
-          f"{slowest['seconds']} s), rendered in {time.perf_counter() - t1:.0f} s -> {out}")
+    warnings = [l for l in warn_file.read_text().splitlines() if 'WARNING' in l or 'ERROR' in l] if warn_file.exists() else []
+    slowest = ', '.join(f"{r['notebook']} {r['seconds']} s" for r in sorted(reports, key=lambda r: -r['seconds'])[:3])
+    print(f"docs: {len(reports)} notebooks staged in {t1 - t0:.0f} s ({jobs} at a time; slowest {slowest}), "
+          f"rendered in {time.perf_counter() - t1:.0f} s -> {out}")
+    if warnings: print(f"docs: {len(warnings)} Sphinx warning(s), in {warn_file}; first: {warnings[0]}")
     return out
 
 # %% ../nbs/97_docs.ipynb #46437030

@@ -31,7 +31,8 @@ class _Links(HTMLParser):
 def site(tmp_path_factory):
     prebuilt = os.environ.get('FLASHINFER_NB_DOCS_HTML')
     t0 = time.perf_counter()
-    html = Path(prebuilt) if prebuilt else build_docs(tmp_path_factory.mktemp('docs')/'html')
+    execute = os.environ.get('FLASHINFER_NB_DOCS_EXECUTE', '0') == '1'
+    html = Path(prebuilt) if prebuilt else build_docs(tmp_path_factory.mktemp('docs')/'html', execute=execute)
     build_s = time.perf_counter() - t0
     srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(_Quiet, directory=str(html)))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
