@@ -32,10 +32,11 @@ def runnable_code_cells(path: Path | str, gpu: bool = False) -> set[int]:
     "Positions, among the code cells of the notebook at `path`, of the cells nbdev-test runs (with `gpu`, the flagged ones too)."
     from nbdev.test import nb_test_cells
     from fastcore.nbio import read_nb
+    from flashinfer_nb.magics import is_cuda_cell
     flags = _tst_flags()
     run = {c.idx_ for c in nb_test_cells(path, skip_flags=flags, force_flags=flags if gpu else [])}
-    code = [c.idx_ for c in read_nb(path).cells if c.cell_type == 'code']
-    return {i for i, idx in enumerate(code) if idx in run}
+    code = [c for c in read_nb(path).cells if c.cell_type == 'code']
+    return {i for i, c in enumerate(code) if c.idx_ in run and (gpu or not is_cuda_cell(c.source, c.get('metadata')))}
 
 # %% ../nbs/97_docs.ipynb #92c9fe95
 _DIRECTIVE = re.compile(r'^\s*#\s*\|\s*([\w-]+)(.*)$')
@@ -58,6 +59,7 @@ def _gpu_note(has_output: bool) -> str:
 def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: bool = False) -> dict:
     "Write `src` as a docs page to `dst`: executed as nbdev-test runs it (or not), directives dropped, GPU cells noted."
     import nbformat
+    from flashinfer_nb.magics import is_cuda_cell
     src, dst = Path(src), Path(dst)
     nb = nbformat.read(src, as_version=4)
     run = runnable_code_cells(src, gpu) if execute else set()
@@ -76,7 +78,7 @@ def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: 
                     raise NotebookError(f"{src.name}, code cell {code_i}: {errs[0].get('ename')}: {errs[0].get('evalue')}")
                 cell.outputs = [nbformat.from_dict(o) for o in outs]; n_run += 1
             if 'hide' in dirs or not body: continue
-            if 'cuda' in dirs: cells.append(nbformat.v4.new_markdown_cell(_gpu_note(bool(cell.get('outputs')))))
+            if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(_gpu_note(bool(cell.get('outputs')))))
             cell.source, cell.execution_count = body, None
             for o in cell.get('outputs', []):
                 if 'execution_count' in o: o['execution_count'] = None
