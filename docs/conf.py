@@ -33,11 +33,26 @@ pygments_style = 'friendly'
 pygments_dark_style = 'monokai'
 
 
+import re
+
+_TICKS = re.compile(r'(?<!`)`([^`\n]+)`(?!`)')   # a markdown code span: single backticks
+
+
+def _md_ticks(line: str) -> str:
+    "reST ends inline markup only before a space or punctuation: `fsync`s needs an escaped space (`fsync`\\ s)."
+    def sep(m):
+        pre = '\\ ' if m.start() and line[m.start() - 1].isalnum() else ''
+        post = '\\ ' if m.end() < len(line) and line[m.end()].isalnum() else ''
+        return f"{pre}`{m[1]}`{post}"
+    return _TICKS.sub(sep, line)
+
+
 def _notebook_docstrings(app, what, name, obj, options, lines):
-    """Docstrings are written for notebooks (markdown-ish one-liners), not for reST: make two habits render.
-    `...` inside a sentence would end autosummary's one-line summary mid-backtick, so it becomes `…`;
-    IPython's `@magic_arguments` appends argparse help (indented, reST-hostile), which is shown verbatim."""
-    lines[:] = [l.replace('...', '…') for l in lines]
+    """Docstrings are written for notebooks (markdown-ish one-liners), not for reST: make three habits render.
+    A code span glued to a word (`x`s) gets reST's escaped space; `...` inside a sentence would end
+    autosummary's one-line summary mid-backtick, so it becomes `…`; IPython's `@magic_arguments` appends
+    argparse help (indented, reST-hostile), which is shown verbatim."""
+    lines[:] = [_md_ticks(l.replace('...', '…')) for l in lines]
     if lines and lines[0] == '::':   # magic_arguments: '::', usage, blank, description, blank, argparse help
         body = [i for i, l in enumerate(lines[1:], 1) if l and not l.startswith(' ')]
         if body:

@@ -64,7 +64,10 @@ def crawl(base: str) -> tuple[dict, list[str]]:
 
 def test_docs_site_has_every_page_and_no_broken_links(site):
     pages, broken = crawl(site['url'])
-    assert not broken, f"{len(broken)} broken internal link(s):\n" + '\n'.join(broken[:20])
+    warn = site['html'].parent/'sphinx-warnings.txt'
+    assert not broken, (f"{len(broken)} broken internal link(s):\n" + '\n'.join(broken[:20]) +
+                        "\n(a link to #idN is docutils marking markup it could not parse; Sphinx's warnings:\n" +
+                        (warn.read_text()[-3000:] if warn.exists() else 'none recorded') + ')')
     names = {urlparse(u).path.rsplit('/', 1)[-1] for u in pages}
     expected = {f"{p.stem}.html" for p in (repo_root()/'nbs').glob('*.ipynb')}
     assert expected <= names, f"notebook pages missing from the site: {sorted(expected - names)}"
