@@ -40,53 +40,47 @@ void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType d
   });
 }
 
+// Checks shared by both ops: `input` and `other` (out or residual) are (rows, d) CUDA tensors with
+// contiguous rows, same device and dtype; the weight matches. Returns the parameters both ops share.
+flashinfer_nb::norm_detail::NormParams checked_params(TensorView input, TensorView other, const char* other_name,
+                                                      TensorView weight, double eps, double weight_bias) {
+  CHECK_CUDA(input);
+  CHECK_DIM(2, input);
+  const int64_t rows = input.size(0), d = input.size(1);
+  check_rows(input, "input", rows, d);
+  check_rows(other, other_name, rows, d);
+  CHECK_SAME_DEVICE(input, other);
+  CHECK_SAME_DTYPE(input, other);
+  check_weight(weight, input);
+  flashinfer_nb::norm_detail::NormParams p{};
+  p.input = flashinfer_nb::data_ptr<void>(input);
+  p.weight = flashinfer_nb::data_ptr<void>(weight);
+  p.in_stride = input.stride(0);
+  p.rows = rows;
+  p.d = static_cast<int>(d);
+  p.eps = static_cast<float>(eps);
+  p.weight_bias = static_cast<float>(weight_bias);
+  return p;
+}
+
 }  // namespace
 
 // out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (rows, d).
 void rmsnorm(TensorView out, TensorView input, TensorView weight, double eps, double weight_bias,
              int64_t vpt_hint) {
-  CHECK_CUDA(input);
-  CHECK_DIM(2, input);
-  const int64_t rows = input.size(0), d = input.size(1);
-  check_rows(input, "input", rows, d);
-  check_rows(out, "out", rows, d);
-  CHECK_SAME_DEVICE(input, out);
-  CHECK_SAME_DTYPE(input, out);
-  check_weight(weight, input);
-  flashinfer_nb::norm_detail::NormParams p{};
-  p.input = flashinfer_nb::data_ptr<void>(input);
+  auto p = checked_params(input, out, "out", weight, eps, weight_bias);
   p.out = flashinfer_nb::data_ptr<void>(out);
-  p.weight = flashinfer_nb::data_ptr<void>(weight);
-  p.in_stride = input.stride(0);
   p.out_stride = out.stride(0);
-  p.rows = rows;
-  p.d = static_cast<int>(d);
-  p.eps = static_cast<float>(eps);
-  p.weight_bias = static_cast<float>(weight_bias);
   run<false>(p, input.device(), input.dtype(), vpt_hint, "rmsnorm");
 }
 
 // In place: residual += input; input = rmsnorm(residual) with (weight + weight_bias).
 void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight, double eps,
                        double weight_bias, int64_t vpt_hint) {
-  CHECK_CUDA(input);
-  CHECK_DIM(2, input);
-  const int64_t rows = input.size(0), d = input.size(1);
-  check_rows(input, "input", rows, d);
-  check_rows(residual, "residual", rows, d);
-  CHECK_SAME_DEVICE(input, residual);
-  CHECK_SAME_DTYPE(input, residual);
-  check_weight(weight, input);
-  flashinfer_nb::norm_detail::NormParams p{};
-  p.input = flashinfer_nb::data_ptr<void>(input);
+  auto p = checked_params(input, residual, "residual", weight, eps, weight_bias);
   p.out = flashinfer_nb::data_ptr<void>(input);
+  p.out_stride = input.stride(0);
   p.residual = flashinfer_nb::data_ptr<void>(residual);
-  p.weight = flashinfer_nb::data_ptr<void>(weight);
-  p.in_stride = p.out_stride = input.stride(0);
   p.res_stride = residual.stride(0);
-  p.rows = rows;
-  p.d = static_cast<int>(d);
-  p.eps = static_cast<float>(eps);
-  p.weight_bias = static_cast<float>(weight_bias);
   run<true>(p, input.device(), input.dtype(), vpt_hint, "fused_add_rmsnorm");
 }

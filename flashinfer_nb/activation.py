@@ -8,7 +8,7 @@ import functools, re
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR, jit_dir, ensure_private_dir
 from .jit.core import JitSpec, gen_jit_spec, write_if_different
-from .utils import backend_requirement, supported_compute_capability, check_tensor
+from .utils import backend_requirement, supported_compute_capability, check_tensor, as_rows
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
 from .aot import register_aot
@@ -75,17 +75,10 @@ def _overlaps(a, b) -> bool:
     (a0, a1), (b0, b1) = span(a), span(b)
     return a0 < b1 and b0 < a1
 
-def _rows(t: torch.Tensor, name: str) -> torch.Tensor:
-    if t.dim() == 2: return t
-    try: return t.view(-1, t.shape[-1])
-    except RuntimeError:
-        raise ValueError(f"{name} with shape {tuple(t.shape)} and strides {t.stride()}: its leading dimensions "
-                         "cannot be flattened into rows without a copy; call .contiguous() first") from None
-
 def _act_and_mul(act_name, input, out):
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
-        getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')(_rows(out, 'out'), _rows(input, 'input'))
+        getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')(as_rows(out, 'out'), as_rows(input, 'input'))
     return out
 
 _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}

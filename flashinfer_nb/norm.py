@@ -8,7 +8,7 @@ import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
-from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap
+from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
@@ -37,14 +37,6 @@ register_aot('norm', gen_norm_module)  # one module serves every dtype and hidde
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 MAX_HIDDEN = 32768  # register-resident rows; 16384 when a row cannot use 16-byte vectors
 
-def _as_rows(t: torch.Tensor, name: str) -> torch.Tensor:
-    "`t` viewed as (rows, hidden) without copying."
-    if t.dim() == 2: return t
-    try: return t.view(-1, t.shape[-1])
-    except RuntimeError:
-        raise ValueError(f"{name} with shape {tuple(t.shape)} and strides {t.stride()}: its leading dimensions "
-                         "cannot be flattened into rows without a copy; call .contiguous() first") from None
-
 def _check_eps(eps):
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real): raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
     if not eps >= 0: raise ValueError(f"eps must be >= 0, got {eps}")
@@ -57,7 +49,7 @@ def _check_rows(name: str, t, ref=None):
         if t.dtype != ref.dtype: raise ValueError(f"{name} has dtype {t.dtype}, expected {ref.dtype} (the dtype of input)")
         if t.device != ref.device: raise ValueError(f"{name} is on {t.device}, expected {ref.device}")
     if t.shape[-1] > MAX_HIDDEN: raise ValueError(f"{name} has hidden size {t.shape[-1]}; at most {MAX_HIDDEN} is supported")
-    if t.numel() and t.dim() > 2: _as_rows(t, name)
+    if t.numel() and t.dim() > 2: as_rows(t, name)
 
 def _check_weight(weight, input):
     check_tensor('weight', weight)
@@ -84,12 +76,12 @@ def _check_fused_add_rmsnorm(input, residual, weight, eps=1e-6):
 def _rmsnorm(input, weight, eps, out, bias):
     if out is None: out = torch.empty_like(input, memory_format=torch.contiguous_format)
     if input.numel():
-        get_norm_module().rmsnorm(_as_rows(out, 'out'), _as_rows(input, 'input'), weight, float(eps), bias, 0)
+        get_norm_module().rmsnorm(as_rows(out, 'out'), as_rows(input, 'input'), weight, float(eps), bias, 0)
     return out
 
 def _fused_add_rmsnorm(input, residual, weight, eps, bias):
     if input.numel():
-        get_norm_module().fused_add_rmsnorm(_as_rows(input, 'input'), _as_rows(residual, 'residual'), weight, float(eps), bias, 0)
+        get_norm_module().fused_add_rmsnorm(as_rows(input, 'input'), as_rows(residual, 'residual'), weight, float(eps), bias, 0)
 
 # %% ../nbs/11_norm.ipynb #e7d1977f
 def rmsnorm_reference(input, weight, eps=1e-6):

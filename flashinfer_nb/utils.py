@@ -8,7 +8,7 @@ import functools, inspect
 from typing import Callable
 
 # %% auto #0
-__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'memory_overlap', 'check_out',
+__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'memory_overlap', 'as_rows', 'check_out',
            'BackendSupportError', 'supported_compute_capability', 'backend_requirement', 'show_source']
 
 # %% ../nbs/03_utils.ipynb #c004
@@ -56,6 +56,14 @@ def memory_overlap(a, b) -> str:
     if a1 <= b0 or b1 <= a0: return 'none'
     if a0 == b0 and a.shape == b.shape and a.stride() == b.stride() and a.dtype == b.dtype: return 'same'
     return 'partial'
+
+def as_rows(t, name: str):
+    "`t` viewed as (rows, last dim) without a copy, or a `ValueError` saying why it cannot be (row ops take `[..., h]`)."
+    if t.dim() == 2: return t
+    try: return t.view(-1, t.shape[-1])
+    except RuntimeError:
+        raise ValueError(f"{name} with shape {tuple(t.shape)} and strides {t.stride()}: its leading dimensions "
+                         "cannot be flattened into rows without a copy; call .contiguous() first") from None
 
 def check_out(out, ref, name: str = 'out'):
     "Check a destination tensor against the tensor `ref` it must match in shape, dtype and device, and not partly overlap."
