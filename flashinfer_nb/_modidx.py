@@ -11,8 +11,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._check_act_and_mul': ( 'activation.html#_check_act_and_mul',
                                                                                            'flashinfer_nb/activation.py'),
-                                          'flashinfer_nb.activation._overlaps': ( 'activation.html#_overlaps',
-                                                                                  'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._register_act_routine': ( 'activation.html#_register_act_routine',
                                                                                               'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._render': ('activation.html#_render', 'flashinfer_nb/activation.py'),

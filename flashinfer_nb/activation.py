@@ -8,7 +8,7 @@ import functools, re
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR, jit_dir, ensure_private_dir
 from .jit.core import JitSpec, gen_jit_spec, write_if_different
-from .utils import backend_requirement, supported_compute_capability, check_tensor, as_rows
+from .utils import backend_requirement, supported_compute_capability, check_tensor, as_rows, memory_overlap
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
 from .aot import register_aot
@@ -66,14 +66,8 @@ def _check_act_and_mul(input, out=None):
         if tuple(out.shape) != expect: raise ValueError(f"out has shape {tuple(out.shape)}, expected {expect}")
         if out.dtype != input.dtype: raise ValueError(f"out has dtype {out.dtype}, expected {input.dtype} (the dtype of input)")
         if out.device != input.device: raise ValueError(f"out is on {out.device}, expected {input.device}")
-        if out.numel() and input.numel() and _overlaps(out, input):
+        if memory_overlap(out, input) != 'none':
             raise ValueError("out must not overlap input (the kernel reads the halves of a row while writing out)")
-
-def _overlaps(a, b) -> bool:
-    "Whether the memory spans of `a` and `b` intersect (a conservative test)."
-    def span(t): s = t.data_ptr(); return s, s + ((t.shape[-1] - 1) + sum((n - 1) * st for n, st in zip(t.shape[:-1], t.stride()[:-1]))) * t.element_size() + t.element_size()
-    (a0, a1), (b0, b1) = span(a), span(b)
-    return a0 < b1 and b0 < a1
 
 def _act_and_mul(act_name, input, out):
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
