@@ -42,6 +42,7 @@ COMMANDS = [
     Command('aot', 'flashinfer_nb.aot:cmd_aot', 'pre-compile every registered module into --out-dir, as one ninja graph'),
     Command('export-compile-commands', 'flashinfer_nb.aot:cmd_export_compile_commands',
             'write compile_commands.json for clangd from the modules\' build.ninja files'),
+    Command('new-op', 'flashinfer_nb.scaffold:cmd_new_op', 'create the notebook, kernel, launcher, binding, benchmark and tests of a new op'),
 ]
 
 # %% ../nbs/06_cli.ipynb #6715a50a
