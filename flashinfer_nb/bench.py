@@ -215,11 +215,14 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
     for case in plan.cases:
         inputs = case.make_inputs()
         expected = r.reference(**_clone_inputs(inputs)) if refcheck and r.reference else None
+        # every check runs on clones of the untouched inputs before anything is timed: timing an in-place op
+        # (fused_add_rmsnorm) changes `inputs`, which would leave later backends checked against stale values
+        checks = {b: None if not refcheck else 'no reference' if expected is None else
+                  check_against_reference(r.backends[b](**_clone_inputs(inputs)), expected, case.tolerance)
+                  for b in plan.backends}
         case_rows = []
         for b in plan.backends:
-            fn = r.backends[b]
-            check = None
-            if refcheck: check = 'no reference' if expected is None else check_against_reference(fn(**_clone_inputs(inputs)), expected, case.tolerance)
+            fn, check = r.backends[b], checks[b]
             times = bench(fn, (), inputs, **bench_kwargs)
             rec = bench_record(b, case.x if case.x is not None else case.label, times, nbytes=case.nbytes, flops=case.flops)
             stats = dict(x=rec['size'], nbytes=case.nbytes, flops=case.flops,

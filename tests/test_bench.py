@@ -79,6 +79,20 @@ def test_run_routine_table_refcheck_and_speedup(fake_routine):
     table = format_table(rows)
     assert 'TFLOP/s' not in table and 'vs torch' in table and '2.00x' in table and 'FAIL' in table
 
+def test_refcheck_of_in_place_ops_uses_untouched_inputs():
+    # timing an in-place op (each call adds into `acc`) must not leave a later backend checked against stale inputs
+    def add_into(acc, x): acc.add_(x); return acc
+    try:
+        bench_routine('inplace_t', backends={'mine': add_into, 'torch': add_into}, dtypes=('float32',),
+                      reference=lambda acc, x: acc + x)(lambda args: iter([BenchCase('n=8', lambda: dict(acc=torch.ones(8), x=torch.ones(8)))]))
+        (plan,), _ = make_plans(B.ROUTINES, build_parser(B.ROUTINES).parse_args(['--routine', 'inplace_t']))
+        def calls_it(fn, args, kwargs, **kw):
+            for _ in range(3): fn(*args, **kwargs)
+            return BenchTimes([1e-3, 1e-3, 1e-3], timer='synthetic')
+        rows = run_routine(plan, refcheck=True, bench_fn=calls_it)
+        assert [r['refcheck'] for r in rows] == ['pass', 'pass']
+    finally: B.ROUTINES.pop('inplace_t', None)
+
 def test_main_end_to_end_with_synthetic_timings(fake_routine, tmp_path):
     buf, csv_path = io.StringIO(), tmp_path/'res'/'FakeGPU.csv'
     rc = main(['--routine', 'fake', '--backends', 'mine', 'torch', '--refcheck', '-vv', '--output-path', str(csv_path),
