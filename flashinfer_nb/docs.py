@@ -106,17 +106,23 @@ def api_page() -> str:
 # %% ../nbs/97_docs.ipynb #6e965d13
 def plot_results_csv(csv_path: Path, png: Path) -> bool:
     "Plot the `*_tbps` columns of a results CSV against its `n` column, one line per column and dtype; False if it has neither."
-    rows = list(csv.DictReader(open(csv_path)))
-    if not rows or 'n' not in rows[0]: return False
-    ys = [k for k in rows[0] if k.endswith('_tbps')]
+    def num(v):
+        try: return float(v)
+        except (TypeError, ValueError): return None
+    # only rows with an element count: a CLI results file mixes routines whose size is rows x hidden
+    rows = [r for r in csv.DictReader(open(csv_path)) if num(r.get('n')) is not None]
+    if not rows: return False
+    ys = [k for k in rows[0] if k.endswith('_tbps') and any(num(r[k]) is not None for r in rows)]
     if not ys: return False
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4))
     for dt in sorted({r.get('dtype', '') for r in rows}):
-        sub = sorted((r for r in rows if r.get('dtype', '') == dt), key=lambda r: float(r['n']))
+        sub = sorted((r for r in rows if r.get('dtype', '') == dt), key=lambda r: num(r['n']))
         for y in ys:
-            ax.plot([float(r['n']) for r in sub], [float(r[y]) for r in sub], marker='o', ms=3,
+            pts = [(num(r['n']), num(r[y])) for r in sub if num(r[y]) is not None]
+            if not pts: continue
+            ax.plot(*zip(*pts), marker='o', ms=3,
                     label=f"{y.removesuffix('_tbps')} {dt}".strip(), ls='--' if 'ceiling' in y or 'copy' in y else '-')
     ax.set_xscale('log', base=2); ax.set_xlabel('elements (n)'); ax.set_ylabel('TB/s'); ax.grid(alpha=.3)
     gpu = rows[0].get('gpu', '')
