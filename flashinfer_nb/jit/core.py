@@ -199,8 +199,9 @@ def _split_flags(key: str) -> list[str]: return shlex.split(setting(key))
 @functools.cache
 def _relocatable_roots() -> tuple[tuple[str, str], ...]:
     import tvm_ffi
-    return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in
-                 ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>')))
+    roots = ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>'))
+    # deepest first: a venv inside the checkout (a clean clone's .venv) holds TVM-FFI under the data root
+    return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in sorted(roots, key=lambda r: -len(str(r[0]))))
 
 def _portable(s: str, jit: str = '') -> str:
     """`s` with the data root, TVM-FFI's folder and the JIT cache root written as `<data>`, `<tvm_ffi>`,
