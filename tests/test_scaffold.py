@@ -40,7 +40,8 @@ def test_generated_op_exports_compiles_and_its_test_says_what_to_fill_in(tmp_pat
     proj = _project_copy(tmp_path)
     new_op('softsign', proj)
     env = {**os.environ, 'PYTHONPATH': str(proj), 'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws')}
-    r = subprocess.run(['nbdev-export'], cwd=proj, env=env, capture_output=True, text=True)
+    exe = Path(sys.executable).with_name('nbdev-export')   # the venv's script: make does not put .venv/bin on PATH
+    r = subprocess.run([str(exe) if exe.exists() else 'nbdev-export'], cwd=proj, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (proj/'flashinfer_nb'/'softsign.py').is_file() and (proj/'tests'/'test_softsign.py').is_file()
     r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-rfs', 'tests/test_softsign.py'],
