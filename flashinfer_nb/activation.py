@@ -165,7 +165,7 @@ def _act_cases(args, shapes):
                             params=dict(rows=rows, width=d2, dtype=dtype), nbytes=3 * rows * (d2 // 2) * esize,
                             x=rows * d2 // 2, series=dtype)
 
-def _register_act_routine(name: str, op, torch_act):
+def _register_act_routine(name: str, op, torch_act, reference):
     half = lambda t: t.shape[-1] // 2
     @bench_routine(f'{name}_and_mul',
                    backends={'flashinfer_nb': lambda input, out: op(input, out=out),
@@ -173,11 +173,12 @@ def _register_act_routine(name: str, op, torch_act):
                    arguments={f"--{name.replace('_', '-')}-shapes": dict(nargs='+', default=['32x28672', '8192x28672'], metavar='ROWSx2D',
                                                                           help=f'{name}_and_mul: ROWSx2D input shapes')},
                    dtypes=('bfloat16', 'float16'),
-                   reference=lambda input, out: torch_act(input[..., :half(input)].double()) * input[..., half(input):].double(),
+                   reference=lambda input, out: reference(input),  # the trace template's
                    x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row")
     def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'))
     return cases
 
-for _name, _op, _act in (('silu', silu_and_mul, F.silu), ('gelu', gelu_and_mul, F.gelu),
-                         ('gelu_tanh', gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'))):
-    _register_act_routine(_name, _op, _act)
+for _name, _op, _act, _ref in (('silu', silu_and_mul, F.silu, silu_and_mul_reference),
+                               ('gelu', gelu_and_mul, F.gelu, gelu_and_mul_reference),
+                               ('gelu_tanh', gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)):
+    _register_act_routine(_name, _op, _act, _ref)

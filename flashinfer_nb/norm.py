@@ -224,10 +224,6 @@ def _norm_inputs(rows: int, d: int, dtype: str, fused: bool) -> dict:
     w = torch.randn(d, device='cuda', dtype=dt)
     return dict(input=x, residual=torch.randn_like(x), weight=w) if fused else dict(input=x, weight=w, out=torch.empty_like(x))
 
-def _ref_rmsnorm(input, weight, eps=1e-6):
-    x = input.double()
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight.double()
-
 def _torch_fused_add_rmsnorm(input, residual, weight):
     residual.add_(input)
     input.copy_(torch.nn.functional.rms_norm(residual, (input.shape[-1],), weight, 1e-6))
@@ -236,10 +232,6 @@ def _torch_fused_add_rmsnorm(input, residual, weight):
 def _fi_fused_add_rmsnorm(input, residual, weight):
     fused_add_rmsnorm(input, residual, weight, 1e-6)
     return input, residual
-
-def _ref_fused_add_rmsnorm(input, residual, weight):
-    r = residual + input                                   # rounded to the dtype, as the op defines it
-    return _ref_rmsnorm(r, weight), r
 
 _NORM_SHAPES = dict(nargs='+', default=['1x4096', '32x4096', '8192x4096', '16384x8192'], metavar='ROWSxD')
 
@@ -254,7 +246,7 @@ def _norm_cases(args, shapes, fused: bool):
 @bench_routine('rmsnorm', backends={'flashinfer_nb': lambda input, weight, out: rmsnorm(input, weight, 1e-6, out=out),
                                     'torch': lambda input, weight, out: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
                arguments={'--rmsnorm-shapes': dict(_NORM_SHAPES, help='rmsnorm: ROWSxHIDDEN shapes')},
-               dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: _ref_rmsnorm(input, weight),
+               dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: rmsnorm_reference(input, weight),  # the trace template's
                x_label='elements (rows x hidden)')
 def rmsnorm_bench_cases(args):
     "RMSNorm over the last dimension; bytes = every element read once and written once."
@@ -262,7 +254,7 @@ def rmsnorm_bench_cases(args):
 
 @bench_routine('fused_add_rmsnorm', backends={'flashinfer_nb': _fi_fused_add_rmsnorm, 'torch': _torch_fused_add_rmsnorm},
                arguments={'--fused-add-rmsnorm-shapes': dict(_NORM_SHAPES, help='fused_add_rmsnorm: ROWSxHIDDEN shapes')},
-               dtypes=('bfloat16', 'float16'), reference=_ref_fused_add_rmsnorm, x_label='elements (rows x hidden)')
+               dtypes=('bfloat16', 'float16'), reference=fused_add_rmsnorm_reference, x_label='elements (rows x hidden)')
 def fused_add_rmsnorm_bench_cases(args):
     "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
     yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)
