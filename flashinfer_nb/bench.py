@@ -11,8 +11,8 @@ from typing import Callable
 from .testing import bench_gpu_time, bench_record, copy_bandwidth, plot_bench, write_csv, env_info
 
 # %% auto #0
-__all__ = ['ROUTINES', 'BenchCase', 'Routine', 'bench_routine', 'load_routines', 'build_parser', 'Plan', 'make_plans',
-           'format_plan', 'check_against_reference', 'run_routine', 'format_table', 'plot_rows', 'main']
+__all__ = ['ROUTINES', 'LOG2_SIZES', 'BenchCase', 'Routine', 'bench_routine', 'load_routines', 'build_parser', 'Plan',
+           'make_plans', 'format_plan', 'check_against_reference', 'run_routine', 'format_table', 'plot_rows', 'main']
 
 # %% ../nbs/04a_bench.ipynb #c006
 @dataclass
@@ -97,6 +97,11 @@ def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, d
         ROUTINES[name] = Routine(name, cases, dict(backends), arguments, tuple(dtypes), reference, doc, x_label)
         return cases
     return register
+
+# The element-count flag of the elementwise routines. Routines that share a flag must define it identically
+# (`build_parser` refuses two definitions), so they all take this one.
+LOG2_SIZES = {'--log2-sizes': dict(type=int, nargs='+', default=[20, 22, 24, 26, 28], metavar='K',
+                                   help='elementwise routines (scale, ...): tensors of 2^K elements')}
 
 def load_routines() -> dict[str, Routine]:
     "Every registered routine: importing the package imports every op, and each op registers its own."

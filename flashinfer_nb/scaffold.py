@@ -27,10 +27,12 @@ def check_op_name(name: str) -> str:
 
 # %% ../nbs/98_scaffold.ipynb #c8c433c6
 def next_op_number(nbs: Path) -> int:
-    "One more than the highest op notebook number (10-89) in `nbs`; 10 when there is none."
-    nums = [int(m[1]) for p in Path(nbs).glob('*.ipynb') if (m := re.match(r'(\d\d)[a-z]?_', p.name)) and 10 <= int(m[1]) < 90]
+    "One more than the highest op notebook number (10-19, 30-89) in `nbs`; 10 when there is none."
+    is_op = lambda k: 10 <= k < 20 or 30 <= k < 90   # 20-29: the magics and tutorial notebooks
+    nums = [k for p in Path(nbs).glob('*.ipynb') if (m := re.match(r'(\d\d)[a-z]?_', p.name)) and is_op(k := int(m[1]))]
     n = max(nums, default=9) + 1
-    if n >= 90: raise ValueError(f"no free op notebook number left in {nbs} (10-89 are taken)")
+    if n == 20: n = 30
+    if n >= 90: raise ValueError(f"no free op notebook number left in {nbs} (10-19 and 30-89 are taken)")
     return n
 
 # %% ../nbs/98_scaffold.ipynb #6a07a493
@@ -123,7 +125,7 @@ NOTEBOOK = [
              'from flashinfer_nb.api_logging import flashinfer_api\n'
              'from flashinfer_nb.trace import TraceTemplate, Var, Tensor\n'
              'from flashinfer_nb.aot import register_aot\n'
-             'from flashinfer_nb.bench import bench_routine, BenchCase'),
+             'from flashinfer_nb.bench import bench_routine, BenchCase, LOG2_SIZES'),
     ('code', 'from flashinfer_nb.utils import show_source'),
     ('md', '## The kernel\n\nState the floor first: bytes moved (and FLOPs) per element, and what that means at the '
            'copy rate of the GPU you measure on.'),
@@ -173,8 +175,7 @@ NOTEBOOK = [
              "    x = torch.randn(n, device='cuda', dtype=getattr(torch, dtype))\n"
              '    return dict(x=x, out=torch.empty_like(x))\n\n'
              "@bench_routine('${name}', backends={'flashinfer_nb': lambda x, out: ${name}(x, out=out)},\n"
-             "               arguments={'--log2-sizes': dict(type=int, nargs='+', default=[20, 24, 28], metavar='K',\n"
-             "                                               help='${name}: tensors of 2^K elements')},\n"
+             "               arguments=LOG2_SIZES,\n"
              "               dtypes=('float16', 'bfloat16', 'float32'), reference=lambda x, out: ${name}_reference(x),\n"
              "               x_label='elements')\n"
              'def ${name}_bench_cases(args):\n'

@@ -83,7 +83,7 @@ def scale(x: torch.Tensor, factor: float, out: torch.Tensor | None = None) -> to
     return out
 
 # %% ../nbs/10_scale.ipynb #i3_01
-from .bench import bench_routine, BenchCase
+from .bench import bench_routine, BenchCase, LOG2_SIZES
 
 def _scale_bench_inputs(n: int, dtype: str) -> dict:
     x = torch.randn(n, device='cuda', dtype=getattr(torch, dtype))
@@ -91,8 +91,7 @@ def _scale_bench_inputs(n: int, dtype: str) -> dict:
 
 @bench_routine('scale', backends={'flashinfer_nb': lambda x, factor, out: scale(x, factor, out=out),
                                   'torch': lambda x, factor, out: torch.mul(x, factor, out=out)},
-               arguments={'--log2-sizes': dict(type=int, nargs='+', default=[20, 22, 24, 26, 28], metavar='K',
-                                               help='scale: tensors of 2^K elements')},
+               arguments=LOG2_SIZES,
                dtypes=('float16', 'bfloat16', 'float32'), reference=lambda x, factor, out: x.double() * factor,
                x_label='elements')
 def scale_bench_cases(args):

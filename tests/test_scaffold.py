@@ -28,6 +28,17 @@ def test_new_op_refuses_to_overwrite_and_rejects_bad_names(tmp_path):
     (proj/'csrc'/'rope.cu').unlink()
     assert sorted(p.name for p in new_op('rope', proj, number=42)) == ['42_rope.ipynb', 'rope.cu', 'rope.cuh', 'rope_jit_binding.cu']
 
+def test_next_op_number_skips_the_workbench_notebooks(tmp_path):
+    from flashinfer_nb.scaffold import next_op_number
+    assert next_op_number(tmp_path) == 10
+    for nb in ('00_jit_env', '10_scale', '12_activation', '21_magics_tutorial', '22_tutorial_new_op', '97_docs'):
+        (tmp_path/f'{nb}.ipynb').write_text('{}')
+    assert next_op_number(tmp_path) == 13
+    (tmp_path/'19_last.ipynb').write_text('{}')
+    assert next_op_number(tmp_path) == 30
+    (tmp_path/'89_full.ipynb').write_text('{}')
+    with pytest.raises(ValueError, match='no free op notebook number'): next_op_number(tmp_path)
+
 def test_cli_new_op(tmp_path, capsys):
     proj = tmp_path/'p'
     for d in ('nbs', 'csrc', 'include/flashinfer_nb'): (proj/d).mkdir(parents=True)
@@ -51,3 +62,7 @@ def test_generated_op_exports_compiles_and_its_test_says_what_to_fill_in(tmp_pat
     assert re.search(r'FAILED tests/test_softsign.py::test_softsign_is_implemented', out), out
     assert 'softsign_reference' in out and 'include/flashinfer_nb/softsign.cuh' in out and 'make export' in out
     assert re.search(r'\b1 failed, 2 passed', out), out   # the module compiled; the input checks hold
+    # its benchmark routine joins the CLI's (a shared flag defined differently would break every routine)
+    r = subprocess.run([sys.executable, '-c', 'import flashinfer_nb.softsign; from flashinfer_nb.bench import main; '
+                        "raise SystemExit(main(['--routine', 'softsign', '--dry-run']))"], cwd=proj, env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and 'softsign' in r.stdout, r.stdout + r.stderr
