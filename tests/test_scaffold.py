@@ -50,7 +50,8 @@ def test_cli_new_op(tmp_path, capsys):
 def test_generated_op_exports_compiles_and_its_test_says_what_to_fill_in(tmp_path):
     proj = _project_copy(tmp_path)
     new_op('softsign', proj)
-    env = {**os.environ, 'PYTHONPATH': str(proj), 'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws')}
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(proj), os.environ.get('PYTHONPATH', '')]),   # keep the rest of
+           'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws')}                                              # the path (nbdev may live there)
     exe = Path(sys.executable).with_name('nbdev-export')   # the venv's script: make does not put .venv/bin on PATH
     r = subprocess.run([str(exe) if exe.exists() else 'nbdev-export'], cwd=proj, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

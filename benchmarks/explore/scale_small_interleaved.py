@@ -7,7 +7,9 @@ random order each round, kernel-only with the project's timer (CUPTI, cold L2, m
 the ratio torch / config is taken within each round. Printed per config: the median ratio over the rounds
 and its min-max (> 1: faster than torch).
 
-    python benchmarks/explore/scale_small_interleaved.py [ROUNDS]
+    python benchmarks/explore/scale_small_interleaved.py [ROUNDS] [all]
+
+`all`: only the library's scale against torch.mul (and the control), at every size 2^20..2^28 — the bar.
 """
 import random, statistics, sys
 from pathlib import Path
@@ -18,8 +20,9 @@ from flashinfer_nb.jit.core import gen_jit_spec
 from flashinfer_nb.testing import bench_gpu_time
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+ALL = 'all' in sys.argv[2:]
 here = Path(__file__).parent
-m = gen_jit_spec('scale_cfg', [here/'scale_cfg.cu']).build_and_load()
+m = None if ALL else gen_jit_spec('scale_cfg', [here/'scale_cfg.cu']).build_and_load()
 
 def us(fn) -> float:
     t = bench_gpu_time(fn, enable_cupti=True, cold_l2_cache=True, dry_run_time_ms=5, repeat_time_ms=40)
@@ -28,15 +31,16 @@ def us(fn) -> float:
 print(torch.cuda.get_device_name(), f"torch {torch.__version__}; {ROUNDS} rounds, shuffled; ratio = torch / config", flush=True)
 rng = random.Random(0)
 for dtype in (torch.float16, torch.bfloat16, torch.float32):
-    for lg in (20, 21, 22):
+    for lg in (range(20, 29) if ALL else (20, 21, 22)):
         x = torch.randn(1 << lg, device='cuda', dtype=dtype)
         out = torch.empty_like(x)
         cfgs = {'torch': lambda: torch.mul(x, 0.5, out=out), 'torch(control)': lambda: torch.mul(x, 0.5, out=out),
                 'library': lambda: flashinfer_nb.scale(x, 0.5, out=out)}
-        for b, u in ((128, 1), (256, 1), (256, 2), (256, 4), (256, 8), (512, 1), (512, 2)):
-            cfgs[f'{b}x{u}'] = lambda b=b, u=u: m.scale_cfg(out, x, 0.5, b, u)
-        for code, u in ((0, 1), (1, 4), (2, 8)):
-            cfgs[f'L2hint x{u}'] = lambda code=code, u=u: m.scale_cfg(out, x, 0.5, code, u)
+        if not ALL:
+            for b, u in ((128, 1), (256, 1), (256, 2), (256, 4), (256, 8), (512, 1), (512, 2)):
+                cfgs[f'{b}x{u}'] = lambda b=b, u=u: m.scale_cfg(out, x, 0.5, b, u)
+            for code, u in ((0, 1), (1, 4), (2, 8)):
+                cfgs[f'L2hint x{u}'] = lambda code=code, u=u: m.scale_cfg(out, x, 0.5, code, u)
         ratios = {k: [] for k in cfgs if k != 'torch'}
         torch_us = []
         for _ in range(ROUNDS):

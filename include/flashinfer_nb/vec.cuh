@@ -65,6 +65,21 @@ __device__ __forceinline__ Vec16<T> load_vec16(const T* ptr) {
   return *reinterpret_cast<Vec16<T>*>(&raw);
 }
 
+// load_vec16 with a hint that L2 fetch the whole 256-byte sector group around it (sm_80+; a plain load before).
+// For small, latency-bound launches: fewer DRAM round trips per warp (NOTES.md, scale v5).
+template <typename T>
+__device__ __forceinline__ Vec16<T> load_vec16_l2_256(const T* ptr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  uint4 r;
+  asm volatile("ld.global.nc.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "l"(ptr));
+  return *reinterpret_cast<Vec16<T>*>(&r);
+#else
+  return load_vec16(ptr);
+#endif
+}
+
 template <typename T>
 __device__ __forceinline__ void store_vec16(T* ptr, const Vec16<T>& v) {
   *reinterpret_cast<uint4*>(ptr) = *reinterpret_cast<const uint4*>(&v);
