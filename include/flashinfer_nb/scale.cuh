@@ -26,8 +26,8 @@ __device__ __forceinline__ Vec16<T> scale_vec(Vec16<T> v, float factor) {
 // of blocks) or 4: more bytes in flight when there are too few blocks to hide latency (NOTES.md).
 // kScalar = false is the common case (aligned, a multiple of the vector width): without the scalar
 // code the compiler schedules the vector loop better (measured ~5% at 4 Mi fp32, NOTES.md).
-// The kUnroll = 8 path loads with an L2 256-byte prefetch hint: at 2^20-2^22 elements it measured 1-4 %
-// faster than plain loads in an interleaved sweep (H100, NOTES.md v5).
+// The kUnroll = 8 path (grid at most half a wave) is one tile per block, loaded with an L2 256-byte
+// prefetch hint: the config that measured fastest at 2^20-2^22 in an interleaved sweep (H100, NOTES.md v5).
 // kBlock (threads per block) is a parameter only so launch configs can be explored
 // (benchmarks/explore/scale_cfg.cu); the launcher uses kThreads.
 template <typename T, int kUnroll, bool kScalar, int kBlock = kThreads>
@@ -38,8 +38,7 @@ __global__ void __launch_bounds__(kBlock)
   constexpr int64_t kTile = static_cast<int64_t>(kBlock) * kUnroll;
   const T* vin = kScalar ? in + head : in;
   T* vout = kScalar ? out + head : out;
-  for (int64_t base = static_cast<int64_t>(blockIdx.x) * kTile; base < n_vec;
-       base += static_cast<int64_t>(gridDim.x) * kTile) {
+  auto tile = [&](int64_t base) {
     Vec16<T> v[kUnroll];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
@@ -51,6 +50,15 @@ __global__ void __launch_bounds__(kBlock)
       const int64_t i = base + u * kBlock + threadIdx.x;
       if (i < n_vec) store_vec16(vout + i * kSize, scale_vec(v[u], factor));
     }
+  };
+  if constexpr (kUnroll >= 8) {
+    // Small tensors only: the launcher's grid covers n_vec in one tile per block, so no grid-stride loop
+    // (without it the kernel measured 1-3 % faster at 2^21, NOTES.md v5).
+    tile(static_cast<int64_t>(blockIdx.x) * kTile);
+  } else {
+    for (int64_t base = static_cast<int64_t>(blockIdx.x) * kTile; base < n_vec;
+         base += static_cast<int64_t>(gridDim.x) * kTile)
+      tile(base);
   }
 
   if constexpr (!kScalar) return;
