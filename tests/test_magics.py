@@ -146,6 +146,7 @@ def test_cell_kernel_on_gpu(monkeypatch):
         torch.testing.assert_close(y, ref)
     x, y = torch.randn(1 << 22, device='cuda'), torch.zeros(1 << 22, device='cuda')
     s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())   # x and y were written on the default stream
     with torch.cuda.stream(s): f(x, y, 2.0, x.numel())
     s.synchronize()
     torch.testing.assert_close(y, 2.0 * x)

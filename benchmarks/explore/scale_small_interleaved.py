@@ -7,7 +7,7 @@ random order each round, kernel-only with the project's timer (CUPTI, cold L2, m
 the ratio torch / config is taken within each round. Printed per config: the median ratio over the rounds
 and its min-max (> 1: faster than torch).
 
-    python benchmarks/explore/scale_small_interleaved.py [ROUNDS] [all]
+    python benchmarks/explore/scale_small_interleaved.py [ROUNDS] [all | sizes=K,K,...]
 
 `all`: only the library's scale against torch.mul (and the control), at every size 2^20..2^28 — the bar.
 """
@@ -21,6 +21,7 @@ from flashinfer_nb.testing import bench_gpu_time
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 ALL = 'all' in sys.argv[2:]
+SIZES = next((tuple(map(int, a[6:].split(','))) for a in sys.argv[2:] if a.startswith('sizes=')), (20, 21, 22))
 here = Path(__file__).parent
 m = None if ALL else gen_jit_spec('scale_cfg', [here/'scale_cfg.cu']).build_and_load()
 
@@ -31,7 +32,7 @@ def us(fn) -> float:
 print(torch.cuda.get_device_name(), f"torch {torch.__version__}; {ROUNDS} rounds, shuffled; ratio = torch / config", flush=True)
 rng = random.Random(0)
 for dtype in (torch.float16, torch.bfloat16, torch.float32):
-    for lg in (range(20, 29) if ALL else (20, 21, 22)):
+    for lg in (range(20, 29) if ALL else SIZES):
         x = torch.randn(1 << lg, device='cuda', dtype=dtype)
         out = torch.empty_like(x)
         cfgs = {'torch': lambda: torch.mul(x, 0.5, out=out), 'torch(control)': lambda: torch.mul(x, 0.5, out=out),
