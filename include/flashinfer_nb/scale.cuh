@@ -22,8 +22,8 @@ __device__ __forceinline__ Vec16<T> scale_vec(Vec16<T> v, float factor) {
 // [0, head) and [head + n_vec * kSize, n) are scalar; the middle is 16-byte vectors. A block moves
 // tiles of kUnroll * kThreads contiguous vectors, kUnroll loads in flight per thread. Large tensors use
 // kUnroll = 1: short blocks let the block scheduler keep every SM fed to the end, and a grid capped at
-// one wave measured 8-40% slower. Small tensors, whose grid fits in one wave, use 8 (up to half a wave
-// of blocks) or 4: more bytes in flight when there are too few blocks to hide latency (NOTES.md).
+// one wave measured 8-40% slower. Small tensors use 8 (up to half a wave of blocks) or 4 (up to two
+// waves): more bytes in flight when there are too few blocks to hide latency (NOTES.md v4, v5).
 // kScalar = false is the common case (aligned, a multiple of the vector width): without the scalar
 // code the compiler schedules the vector loop better (measured ~5% at 4 Mi fp32, NOTES.md).
 // The kUnroll = 8 path (grid at most half a wave) is one tile per block, loaded with an L2 256-byte
@@ -103,7 +103,7 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
   if (ceil_div(n_vec, 8 * kThreads) <= wave / 2) {
     const int64_t blocks = std::max(ceil_div(n_vec, 8 * kThreads), scalar_blocks);
     scalar ? launch(ScaleKernel<T, 8, true>, blocks) : launch(ScaleKernel<T, 8, false>, blocks);
-  } else if (ceil_div(n_vec, 4 * kThreads) <= wave) {
+  } else if (ceil_div(n_vec, 4 * kThreads) <= 2 * wave) {
     const int64_t blocks = std::max(ceil_div(n_vec, 4 * kThreads), scalar_blocks);
     scalar ? launch(ScaleKernel<T, 4, true>, blocks) : launch(ScaleKernel<T, 4, false>, blocks);
   } else {
