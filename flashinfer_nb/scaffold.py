@@ -9,7 +9,7 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['HEADER', 'LAUNCHER', 'BINDING', 'TODO', 'NOTEBOOK', 'camel', 'check_op_name', 'next_op_number', 'op_files', 'new_op',
-           'cmd_new_op']
+           'project_copy', 'cmd_new_op']
 
 # %% ../nbs/98_scaffold.ipynb #f3ae4cb4
 def camel(name: str) -> str:
@@ -258,6 +258,18 @@ def new_op(name: str, root: Path | str = '.', number: int | None = None) -> list
         for p in written: p.unlink(missing_ok=True)
         raise
     return written
+
+# %% ../nbs/98_scaffold.ipynb #pcopy
+def project_copy(dst: Path | str, root: Path | str | None = None) -> Path:
+    "Copy `nbs/`, `csrc/`, `include/`, the package, `settings.ini`, `pyproject.toml` and `tests/conftest.py` of checkout `root` (default: this one) to `dst`; return `dst`."
+    import shutil
+    from flashinfer_nb.docs import repo_root
+    root, dst = Path(root) if root else repo_root(), Path(dst)
+    for d in ('nbs', 'csrc', 'include', 'flashinfer_nb'):
+        shutil.copytree(root/d, dst/d, ignore=shutil.ignore_patterns('__pycache__', '.ipynb_checkpoints'))
+    (dst/'tests').mkdir()
+    for f in ('settings.ini', 'pyproject.toml', 'tests/conftest.py'): shutil.copy2(root/f, dst/f)
+    return dst
 
 # %% ../nbs/98_scaffold.ipynb #4b3e35b0
 from .cli import cli_args, arg

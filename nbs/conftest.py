@@ -15,20 +15,12 @@ marked `# NBVAL_CHECK_OUTPUT`. Two hooks make nbval agree with that:
 import pytest
 
 
-def _has_gpu() -> bool:
-    try:
-        import torch
-        return torch.cuda.is_available()
-    except ImportError:
-        return False
-
-
 def pytest_collection_modifyitems(config, items):
     try: from nbval.plugin import IPyNbCell
     except ImportError: return
     from flashinfer_nb.docs import runnable_code_cells   # the docs build executes the same cells
-    from flashinfer_nb.magics import is_cuda_cell
-    gpu, runnable = _has_gpu(), {}
+    from flashinfer_nb.magics import is_cuda_cell, _cuda_available   # the magics' own GPU check
+    gpu, runnable = _cuda_available(), {}
     for item in items:
         if not isinstance(item, IPyNbCell): continue
         path = str(item.parent.fspath)

@@ -4,17 +4,7 @@ import pytest
 import os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
-from flashinfer_nb.scaffold import new_op, op_files, check_op_name, cmd_new_op
-from flashinfer_nb.docs import repo_root
-
-def _project_copy(tmp_path) -> Path:
-    root = repo_root()
-    dst = tmp_path/'proj'
-    for d in ('nbs', 'csrc', 'include', 'flashinfer_nb'):
-        shutil.copytree(root/d, dst/d, ignore=shutil.ignore_patterns('__pycache__', '.ipynb_checkpoints'))
-    (dst/'tests').mkdir()
-    for f in ('pyproject.toml', 'settings.ini', 'tests/conftest.py'): shutil.copy2(root/f, dst/f)
-    return dst
+from flashinfer_nb.scaffold import new_op, op_files, check_op_name, cmd_new_op, project_copy
 
 def test_new_op_refuses_to_overwrite_and_rejects_bad_names(tmp_path):
     proj = tmp_path/'p'
@@ -48,7 +38,7 @@ def test_cli_new_op(tmp_path, capsys):
 
 @pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 def test_generated_op_exports_compiles_and_its_test_says_what_to_fill_in(tmp_path):
-    proj = _project_copy(tmp_path)
+    proj = project_copy(tmp_path/'proj')
     new_op('softsign', proj)
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(proj), os.environ.get('PYTHONPATH', '')]),   # keep the rest of
            'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path/'ws')}                                              # the path (nbdev may live there)

@@ -15,12 +15,7 @@ __global__ void __launch_bounds__(256) scale_l2hint(const T* __restrict__ in, T*
 #pragma unroll
   for (int u = 0; u < kU; ++u) {
     const int64_t i = base + u * 256 + threadIdx.x;
-    if (i < n_vec) {
-      uint4 r;
-      asm volatile("ld.global.nc.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
-                   : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(in + i * S));
-      v[u] = *reinterpret_cast<Vec16<T>*>(&r);
-    }
+    if (i < n_vec) v[u] = load_vec16_l2_256(in + i * S);
   }
 #pragma unroll
   for (int u = 0; u < kU; ++u) {

@@ -2,6 +2,8 @@
 // 16-byte vector loads/stores, a grid sized from the tensor and the GPU's SM count (capped at
 // kMaxWaves resident waves), int64 indexing, and a scalar path for the unaligned head and the tail.
 #pragma once
+#include <type_traits>
+
 #include "vec.cuh"
 
 namespace flashinfer_nb {
@@ -96,19 +98,21 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
   const int64_t max_blocks = wave * kMaxWaves;
   const int64_t scalar_blocks = ceil_div(n - n_vec * kSize, kThreads);
   const bool scalar = n_vec * kSize != n;
-  auto launch = [&](auto kernel, int64_t blocks) {
-    kernel<<<static_cast<unsigned>(std::min<int64_t>(std::max<int64_t>(blocks, 1), max_blocks)), kThreads, 0,
-             stream>>>(in, out, factor, n, head, n_vec);
+  // Enough blocks for the vectors at kU per thread, and for the scalar elements (all of them when the
+  // two pointers' alignments differ and n_vec is 0); the scalar path is compiled in only when needed.
+  auto launch = [&](auto unroll) {
+    constexpr int kU = decltype(unroll)::value;
+    const int64_t blocks = std::max<int64_t>({ceil_div(n_vec, kU * kThreads), scalar_blocks, 1});
+    const auto kernel = scalar ? ScaleKernel<T, kU, true> : ScaleKernel<T, kU, false>;
+    kernel<<<static_cast<unsigned>(std::min(blocks, max_blocks)), kThreads, 0, stream>>>(in, out, factor, n,
+                                                                                         head, n_vec);
   };
   if (ceil_div(n_vec, 8 * kThreads) <= wave / 2) {
-    const int64_t blocks = std::max(ceil_div(n_vec, 8 * kThreads), scalar_blocks);
-    scalar ? launch(ScaleKernel<T, 8, true>, blocks) : launch(ScaleKernel<T, 8, false>, blocks);
+    launch(std::integral_constant<int, 8>{});
   } else if (ceil_div(n_vec, 4 * kThreads) <= 2 * wave) {
-    const int64_t blocks = std::max(ceil_div(n_vec, 4 * kThreads), scalar_blocks);
-    scalar ? launch(ScaleKernel<T, 4, true>, blocks) : launch(ScaleKernel<T, 4, false>, blocks);
+    launch(std::integral_constant<int, 4>{});
   } else {
-    const int64_t blocks = ceil_div(n_vec, kThreads);
-    scalar ? launch(ScaleKernel<T, 1, true>, blocks) : launch(ScaleKernel<T, 1, false>, blocks);
+    launch(std::integral_constant<int, 1>{});
   }
   return cudaGetLastError();
 }
