@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Callable
 from .jit.env import PACKAGE_DIR, SETTINGS, setting, setting_flag, cache_root, jit_dir
 from .jit.compilation_context import current_compilation_context
-from .jit.core import (JitSpec, JitCompileError, logger, find_ninja, default_jobs, nvcc_version,
-                                    host_compiler_version, package_version, write_if_different, _sha256_file, _portable)
+from .jit.core import JitSpec, JitCompileError, logger, find_ninja, default_jobs, write_if_different, _sha256_file
+from .jit.prebuilt import (aot_dirs, aot_mismatch, find_prebuilt, _material, _library_ok, _sm,
+                                        aot_tree_problem)
 from .cli import arg, cli_args
 
 # %% auto #0
-__all__ = ['AOT_REGISTRY', 'register_aot', 'target_archs', 'registered_specs', 'aot_dirs', 'aot_mismatch', 'find_prebuilt',
-           'build_aot', 'module_status', 'clang_command', 'compile_commands', 'cmd_aot', 'cmd_list_modules',
-           'cmd_export_compile_commands']
+__all__ = ['AOT_REGISTRY', 'register_aot', 'target_archs', 'registered_specs', 'build_aot', 'module_status', 'clang_command',
+           'compile_commands', 'cmd_aot', 'cmd_list_modules', 'cmd_export_compile_commands']
 
 # %% ../nbs/09_aot.ipynb #1a2d3c2a
 AOT_REGISTRY: dict[str, list[Callable]] = {}
@@ -65,61 +65,6 @@ def registered_specs(names: list[str] | None = None, arch_list: str | None = Non
                     specs[s.name] = s
     return list(specs.values())
 
-# %% ../nbs/09_aot.ipynb #4fa0999e
-def aot_dirs() -> list[Path]:
-    "Where pre-built modules are looked for: `FLASHINFER_NB_AOT_DIR` (`:`-separated), then the package's `data/aot`."
-    dirs = [Path(p).expanduser() for p in setting('aot_dir').split(os.pathsep) if p.strip()]
-    return dirs + [PACKAGE_DIR/'data'/'aot']
-
-def _material(spec: JitSpec) -> dict:
-    "What the content key covers, in readable (and, like the key, location-free) form: recorded so a mismatch can be explained."
-    import tvm_ffi
-    jit = f"{jit_dir(spec.arch_tag)}{os.sep}"
-    flags = lambda fl: [_portable(f, jit) for f in fl]
-    return dict(arch_flags=list(spec.arch_flags), cflags=flags(spec.cflags()), cuda_cflags=flags(spec.cuda_cflags()),
-                ldflags=flags(spec.ldflags()), nvcc=nvcc_version(), cxx=host_compiler_version(),
-                version=package_version(), tvm_ffi=tvm_ffi.__version__)
-
-def _sm(flags) -> str: return ' '.join(re.sub(r'.*code=', '', f) for f in flags) or '(none)'
-
-def aot_mismatch(spec: JitSpec, key: str, manifest: dict) -> str | None:
-    "`None` if the AOT library of `manifest` can stand in for `spec` (content key `key`), else what differs."
-    if manifest.get('key') == key: return None
-    theirs = list(manifest.get('arch_flags') or [])
-    if missing := [f for f in spec.arch_flags if f not in theirs]:
-        return f"built for {_sm(theirs)}, this process targets {_sm(spec.arch_flags)}"
-    alt = dataclasses.replace(spec, arch_flags=theirs, arch_tag=spec.arch_tag)   # same spec, their arch set
-    if alt.content_key()[0] == manifest.get('key'): return None
-    mine = _material(alt)
-    diff = [k for k in mine if k in manifest and manifest[k] != mine[k]]
-    return f"built with different {', '.join(diff)}" if diff else "built from different sources"
-
-def _library_ok(lib: Path, m: dict) -> str | None:
-    "`None` if `lib` is whole (size and SHA-256 of its manifest) and only its owner — us or root — can change it."
-    try: st = lib.stat()
-    except FileNotFoundError: return f'{lib.name} missing'
-    if st.st_mode & 0o022: return f'{lib} is writable by other users'
-    if st.st_uid not in (os.geteuid(), 0): return f'{lib} is owned by another user'
-    if st.st_size != m.get('so_size') or _sha256_file(lib) != m.get('so_sha256'): return f'{lib.name} corrupt'
-    return None
-
-def find_prebuilt(spec: JitSpec, key: str | None = None, notice: bool = True) -> tuple[Path | None, str]:
-    "A pre-built library for `spec` from the AOT dirs, or `(None, why not)`; logs a one-line notice when candidates were refused."
-    key = key or spec.content_key()[0]
-    refused = []
-    for d in aot_dirs():
-        for mp in sorted((d/spec.name).glob(f"{spec.name}_*.json")):
-            try: m = json.loads(mp.read_text())
-            except (OSError, ValueError) as e: refused.append(f"{mp}: unreadable ({e})"); continue
-            why = aot_mismatch(spec, key, m) or _library_ok(mp.parent/str(m.get('library', '')), m)
-            if why is None: return mp.parent/m['library'], ''
-            refused.append(f"{mp.parent}: {why}")
-    if not refused: return None, f"no AOT build of it in {', '.join(map(str, aot_dirs()))}"
-    why = '; '.join(refused)
-    if notice and not setting_flag('disable_jit'):
-        logger.info(f"AOT module {spec.name} not used ({why}); compiling it with the JIT")
-    return None, f"AOT builds refused: {why}"
-
 # %% ../nbs/09_aot.ipynb #69eaff1a
 def build_aot(specs: list[JitSpec], out_dir: Path | str, jobs: int | None = None, verbose: bool = False) -> list[Path]:
     "Build `specs` into `out_dir` as one ninja graph; write each library's manifest; return the library paths."
@@ -159,6 +104,10 @@ def build_aot(specs: list[JitSpec], out_dir: Path | str, jobs: int | None = None
                      tu=tu, **_material(s), built_at=time.time(), graph_seconds=secs)
             write_if_different(mdir/f"{lib.stem}.json", json.dumps(m, indent=1))
             libs[s.name] = lib
+    # the run-time lookup (02a_jit_prebuilt) refuses a tree others could write: say so now, not at the first call
+    for s in specs:
+        if why := aot_tree_problem(out, out/s.name):
+            logger.warning(f"the AOT libraries in {out} will be refused at run time: {why}"); break
     return [libs[s.name] for s in specs]
 
 # %% ../nbs/09_aot.ipynb #e54092c2

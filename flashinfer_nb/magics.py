@@ -4,7 +4,7 @@
 
 # %% ../nbs/20_magics.ipynb #d58eaed6
 from __future__ import annotations
-import contextlib, fnmatch, functools, html, json, os, re, shlex, shutil, subprocess, sys, threading, time
+import contextlib, fnmatch, functools, hashlib, html, json, os, re, shlex, shutil, subprocess, sys, threading, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from IPython.core.magic import Magics, magics_class, cell_magic, line_magic
@@ -20,9 +20,10 @@ from .jit.compilation_context import CompilationContext, current_compilation_con
 # %% auto #0
 __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', 'strip_comments', 'Param', 'Launcher',
            'parse_launchers', 'render_binding', 'parse_ptxas', 'Diagnostic', 'parse_diagnostics', 'CompileReport',
-           'CellCompileError', 'NoCudaDeviceError', 'CellModule', 'generated_dir', 'strip_directives', 'compile_cell',
-           'resolve_save_path', 'saved_text', 'save_cell', 'saved_cells', 'is_cuda_cell', 'cuda_info', 'cache_entries',
-           'clear_cache', 'Table', 'bench_table', 'bench', 'CudaMagics', 'load_ipython_extension']
+           'CellCompileError', 'NoCudaDeviceError', 'CellModule', 'generated_dir', 'check_cell_name',
+           'strip_directives', 'compile_cell', 'resolve_save_path', 'saved_text', 'save_cell', 'saved_cells',
+           'is_cuda_cell', 'cuda_info', 'cache_entries', 'clear_cache', 'Table', 'bench_table', 'bench', 'CudaMagics',
+           'load_ipython_extension']
 
 # %% ../nbs/20_magics.ipynb #6aadc955
 _COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
@@ -509,6 +510,24 @@ def generated_dir(module: str) -> Path:
     "Where the JIT keeps generated sources of `module` (per package version; sources don't depend on archs)."
     return cache_root()/package_version()/'generated'/module
 
+_RESERVED_NAMES = {'In', 'Out', 'get_ipython', 'exit', 'quit'}   # IPython's own names in the user namespace
+
+def check_cell_name(name) -> str:
+    "`name` if it can name a cell module and the variable bound to it, else a `ValueError` saying why."
+    import builtins, keyword
+    if not isinstance(name, str) or not re.fullmatch(r'[A-Za-z_][A-Za-z0-9_]*', name):
+        raise ValueError(f"NAME {name!r} must be an ASCII Python identifier (letters, digits, _; not starting with a digit)")
+    if keyword.iskeyword(name): raise ValueError(f"NAME {name!r} is a Python keyword; choose another name")
+    if hasattr(builtins, name) or name in _RESERVED_NAMES:
+        raise ValueError(f"NAME {name!r} would hide Python's or IPython's own {name!r}; choose another name")
+    return name
+
+def _prune_generated(root: Path, keep: Path, n: int = 8, min_age_s: float = 3600) -> None:
+    "Drop generated-source folders of a cell beyond the `n` most recent, if unused for `min_age_s` (another session may be building one)."
+    dirs = sorted((d for d in root.iterdir() if d.is_dir() and d != keep), key=lambda d: d.stat().st_mtime, reverse=True)
+    for d in dirs[n - 1:]:
+        if time.time() - d.stat().st_mtime > min_age_s: shutil.rmtree(d, ignore_errors=True)
+
 @functools.cache
 def _cuda_include_dir() -> Path:
     "The CUDA toolkit's include dir (g++ needs it for the binding TU, which includes cuda_runtime.h)."
@@ -582,7 +601,7 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
                  debug: bool = False, lineinfo: bool = False, verbose: bool = False, rebuild: bool = False,
                  progress: bool = True) -> tuple[CellModule | None, CompileReport]:
     "Build and load cell `body` as module `cell_<name>` through the JIT; return `(module or None, report)`."
-    if not re.fullmatch(r'[A-Za-z_]\w*', name or ''): raise ValueError(f"NAME {name!r} must be a Python identifier")
+    check_cell_name(name)    # before anything touches the disk
     t0 = time.perf_counter()
     body = strip_directives(body)
     cell_lines = body.split('\n')
@@ -591,14 +610,18 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
     mode = 'binding' if re.search(r'\bTVM_FFI_DLL_EXPORT', code) else 'launcher'
     launchers = parse_launchers(body) if mode == 'launcher' else []
     module = f"cell_{name}"
-    gen = generated_dir(module)
-    ensure_private_dir(gen)
+    # One folder per cell content: two sessions compiling different bodies under one name (two notebooks, or a
+    # notebook and its nbval run) never rewrite each other's source between one writing it and building it.
+    text, binding = f'#line 2 "{CELL_FILE}"\n{body}\n', render_binding(name, launchers) if launchers else ''
+    gen = ensure_private_dir(generated_dir(module)/hashlib.sha256(f"{text}\0{binding}".encode()).hexdigest()[:16])
+    os.utime(gen)   # recently used: kept by _prune_generated
     cell_src = gen/f"{name}.cu"
-    write_if_different(cell_src, f'#line 2 "{CELL_FILE}"\n{body}\n')
+    write_if_different(cell_src, text)
     sources = [cell_src]
     if launchers:
         sources.append(gen/f"{name}_binding.cc")
-        write_if_different(sources[1], render_binding(name, launchers))
+        write_if_different(sources[1], binding)
+    _prune_generated(generated_dir(module), keep=gen)
     exports = ([l.signature() for l in launchers] if mode == 'launcher' else
                [f"{n}(...)" for n in re.findall(r'TVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\(\s*(\w+)', code)])
     dirs = [Path(d).expanduser().resolve() for d in include_dirs or []]

@@ -7,14 +7,15 @@ from __future__ import annotations
 import contextlib, fcntl, functools, hashlib, json, logging, os, re, shlex, shutil, subprocess, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, setting, setting_flag, cache_root, jit_dir,
+from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, get_setting, setting, setting_flag, cache_root, jit_dir,
                   ensure_private_dir, check_private_dirs, package_version)
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
-__all__ = ['logger', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version',
-           'scan_includes', 'first_compiler_error', 'JitCompileError', 'file_lock', 'default_jobs', 'job_slot_prefix',
-           'terminate_builds', 'JitSpec', 'gen_jit_spec']
+__all__ = ['logger', 'COMPILER_ENV', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version', 'nvcc_version',
+           'host_compiler_version', 'scan_includes', 'first_compiler_error', 'build_failure_cause', 'JitCompileError',
+           'lock_wait_message', 'file_lock', 'default_jobs', 'job_slot_prefix', 'flag_include_dirs',
+           'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'JitSpec', 'gen_jit_spec']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -121,6 +122,22 @@ def first_compiler_error(log: str) -> tuple[str, int | None, str] | None:
     m = min(hits, key=lambda m: m.start())
     return m['file'], int(m['line']) if m['line'] else None, m['msg'].strip()
 
+# Failures of the machine rather than the code: when one is in the log, it is the headline.
+_CAUSE_RES = [
+    (re.compile(r'No space left on device'), lambda m: 'no space left on device: free some disk space (the build '
+                                                       'writes into the JIT cache and the temporary folder) and run again'),
+    (re.compile(r'^(?:/bin/)?sh: (?:\d+: )?(?P<prog>[^\s:]+): (?:not found|No such file or directory)', re.M),
+     lambda m: f"program not found: {m['prog']} (check FLASHINFER_NB_NVCC_LAUNCHER, FLASHINFER_NB_NVCC and PATH)"),
+    (re.compile(r"(?:died due to signal 9|Killed\s*$|signal 9 \(Killed\))", re.M),
+     lambda m: 'a compiler was killed (signal 9, usually out of memory): set MAX_JOBS lower and run again'),
+]
+
+def build_failure_cause(log: str) -> str | None:
+    "A failure of the environment (full disk, missing program, killed compiler) named in `log`, said plainly; or `None`."
+    for r, say in _CAUSE_RES:
+        if m := r.search(log): return say(m)
+    return None
+
 class JitCompileError(RuntimeError):
     "A module failed to build. `.file`, `.line`, `.message`: the first error; `.log`: the whole build output."
     def __init__(self, name: str, log: str, log_path: Path | None = None):
@@ -129,25 +146,59 @@ class JitCompileError(RuntimeError):
         self.file, self.line, self.message = first if first else ('', None, '')
         n_err = len(re.findall(r'\berror\b', log))
         where = f"{self.file}:{self.line}: " if self.line else ''
-        head = f"{where}error: {self.message}" if first else (log.strip().splitlines() or ['no output'])[-1]
+        cause = build_failure_cause(log)
+        head = (cause if cause else f"{where}error: {self.message}" if first else
+                (log.strip().splitlines() or ['no output'])[-1])
         super().__init__(f"{head}\n(building module {name!r}; {n_err} error line(s); full log: {log_path or '.log'})")
 
 # %% ../../nbs/02_jit_core.ipynb #c018
+def _holder(fd: int) -> dict:
+    "What the holder of a build lock wrote into it: pid, host, since, what (empty if unreadable)."
+    try: return json.loads(os.pread(fd, 4096, 0).decode() or '{}')
+    except (OSError, ValueError): return {}
+
+def _pid_alive(pid: int) -> bool:
+    try: os.kill(pid, 0); return True
+    except ProcessLookupError: return False
+    except PermissionError: return True
+
+def lock_wait_message(path: Path, what: str, holder: dict, waited: float) -> str:
+    "The line a waiting process shows: who holds the lock, since when, and how to end the wait."
+    import socket
+    pid, host = holder.get('pid'), holder.get('host', '?')
+    if not pid: return f"waiting {waited:.0f} s for another process to finish building {what} (lock {path})"
+    since = time.strftime('%H:%M:%S', time.localtime(holder.get('since', 0)))
+    held = time.time() - holder.get('since', time.time())
+    who = f"PID {pid} on {host}"
+    if host == socket.gethostname() and not _pid_alive(pid):
+        hint = (f"PID {pid} has exited; the compilers it started still hold the lock and free it when they finish "
+                f"(see them with `fuser -v {path}`; kill them to stop waiting)")
+    else:
+        hint = f"if it is hung, stop it (`kill {pid}`{'' if host == socket.gethostname() else f' on {host}'}): the lock frees itself when it and its compilers exit; do not delete the lock file"
+    return (f"waiting {waited:.0f} s for {who} to finish building {holder.get('what') or what} "
+            f"(it holds {path} since {since}, {held:.0f} s); {hint}")
+
 @contextlib.contextmanager
-def file_lock(path: Path, what: str = ''):
+def file_lock(path: Path, what: str = '', every: float = 10.0):
     "Hold an exclusive `flock` on `path` for the `with` block, which gets the lock's file descriptor."
+    import socket
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        t0, told = time.monotonic(), False
+        t0, next_say = time.monotonic(), 2.0
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); break
             except BlockingIOError:
-                if not told and time.monotonic() - t0 > 2:
-                    logger.info(f"waiting for another process to finish building {what or path}"); told = True
+                if (waited := time.monotonic() - t0) > next_say:   # after 2 s, then every `every` s
+                    logger.info(lock_wait_message(Path(path), what or str(path), _holder(fd), waited))
+                    next_say = waited + every
                 time.sleep(0.05)
+        # who holds it, for whoever waits next (the file's content is only read while the lock is held)
+        info = json.dumps(dict(pid=os.getpid(), host=socket.gethostname(), since=time.time(), what=what or str(path)))
+        os.ftruncate(fd, 0); os.pwrite(fd, info.encode(), 0)
         yield fd
     finally: os.close(fd)
+
 
 # %% ../../nbs/02_jit_core.ipynb #c020
 def _available_memory_bytes() -> int | None:
@@ -194,7 +245,67 @@ def _tvm_ffi_paths() -> tuple[list[Path], Path]:
     import tvm_ffi.libinfo as li
     return [Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent
 
-def _split_flags(key: str) -> list[str]: return shlex.split(setting(key))
+def _split_flags(key: str) -> list[str]:
+    "A flags setting split as a shell would; a `ValueError` naming the variable when it cannot be."
+    raw, src = get_setting(key)
+    try: return shlex.split(raw)
+    except ValueError as e:
+        where = f"{src}={raw!r}" if src == SETTINGS[key].env else f"{key} = {raw!r} in {src}"
+        raise ValueError(f"{where}: {e} (flags are split like a shell command line: balance the quotes)") from None
+
+# Every way a compile can be told to search another include folder: those folders' headers are part of the
+# module's content, exactly like the ones under `extra_include_dirs`.
+_INC_FLAGS = ('-I', '-isystem', '-iquote', '-idirafter', '--include-path', '--system-include')
+_INC_ENV = ('CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH')
+
+def _host_flags(flags: list[str]) -> list[str]:
+    "`flags` with nvcc's `-Xcompiler a,b` / `--compiler-options=a,b` opened up, so host `-I` flags are seen too."
+    out, it = [], iter(flags)
+    for f in it:
+        if f in ('-Xcompiler', '--compiler-options'): out += next(it, '').split(',')
+        elif f.startswith(('-Xcompiler=', '--compiler-options=')): out += f.split('=', 1)[1].split(',')
+        else: out.append(f)
+    return out
+
+def _include_opt(f: str) -> tuple[str, str | None] | None:
+    "`(option, folder)` if `f` names an include folder (`folder` None: it is the next argument), else None."
+    if f in _INC_FLAGS: return f, None
+    for opt in _INC_FLAGS:
+        if f.startswith(opt + '='): return opt, f[len(opt) + 1:]
+    for opt in ('-I', '-isystem', '-iquote', '-idirafter'):   # joined form: -Idir (no -i* is a prefix of another)
+        if f.startswith(opt) and len(f) > len(opt): return opt, f[len(opt):]
+    return None
+
+def flag_include_dirs(flags: list[str]) -> list[Path]:
+    "The include folders named in `flags` (`-Idir`, `-I dir`, `--include-path=dir`, `-isystem dir`, inside `-Xcompiler` too)."
+    fl, dirs = _host_flags(flags), []
+    for i, f in enumerate(fl):
+        if (o := _include_opt(f)) is not None:
+            if o[1] is not None: dirs.append(o[1])
+            elif i + 1 < len(fl): dirs.append(fl[i + 1])
+    return [Path(d) for d in dirs]
+
+def absolute_include_flags(flags: list[str]) -> list[str]:
+    "`flags` with relative include folders made absolute against the working directory (ninja runs in the build folder)."
+    out, pending = [], False
+    for f in flags:
+        if pending: out.append(os.path.abspath(f)); pending = False; continue
+        o = _include_opt(f)
+        if o is None: out.append(f)
+        elif o[1] is None: out.append(f); pending = True
+        else: out.append(f[:len(f) - len(o[1])] + os.path.abspath(o[1]))   # the folder ends the flag
+    return out
+
+# What nvcc and the host compiler read from the environment that changes the binary they produce.
+COMPILER_ENV = ('NVCC_PREPEND_FLAGS', 'NVCC_APPEND_FLAGS', 'NVCC_CCBIN', *_INC_ENV, 'LIBRARY_PATH', 'COMPILER_PATH',
+                'GCC_EXEC_PREFIX', 'SOURCE_DATE_EPOCH', 'LD_RUN_PATH')
+
+def compiler_environment() -> dict[str, str]:
+    "The variables of `COMPILER_ENV` that are set, with their values: part of every module's key."
+    return {k: os.environ[k] for k in COMPILER_ENV if k in os.environ}
+
+def _env_include_dirs() -> list[Path]:
+    return [Path(d) for k in _INC_ENV for d in os.environ.get(k, '').split(os.pathsep) if d.strip()]
 
 @functools.cache
 def _relocatable_roots() -> tuple[tuple[str, str], ...]:
@@ -211,7 +322,16 @@ def _portable(s: str, jit: str = '') -> str:
     for root, tag in _relocatable_roots(): s = s.replace(root, tag)
     return s.replace(f"{cache_root()}{os.sep}", f"<cache>{os.sep}")
 
-_loaded_modules: dict[str, object] = {}
+_loaded_modules: dict[str, tuple[tuple, object]] = {}  # library path -> (file identity when loaded, module)
+
+def _file_identity(st: os.stat_result) -> tuple: return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+def _fresh_alias(lib: Path) -> Path:
+    "A new hard link (a copy where linking fails) to `lib` beside it, under a name this process never opened."
+    alias = lib.with_name(f".{lib.stem}.reload-{os.getpid()}-{time.monotonic_ns()}.so")
+    try: os.link(lib, alias)
+    except OSError: shutil.copy2(lib, alias)
+    return alias
 _running_builds: set = set()  # ninja processes this process's builds are waiting on
 
 def terminate_builds() -> int:
@@ -220,6 +340,16 @@ def terminate_builds() -> int:
     for p in procs: p.terminate()
     return len(procs)
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
+
+def _check_launcher() -> None:
+    "A `FLASHINFER_NB_NVCC_LAUNCHER` whose program cannot be found fails here, by name, not as 'ninja: build stopped'."
+    raw = setting('nvcc_launcher').strip()
+    if not raw: return
+    try: prog = shlex.split(raw)[0]
+    except ValueError as e: raise ValueError(f"{SETTINGS['nvcc_launcher'].env}={raw!r}: {e}") from None
+    if shutil.which(prog) is None:
+        raise RuntimeError(f"{SETTINGS['nvcc_launcher'].env}={raw!r}: the program {prog!r} is not found or not executable "
+                           f"(install it, give its full path, or unset {SETTINGS['nvcc_launcher'].env})")
 
 def _refuse_foreign_library(lib: Path, st: os.stat_result) -> None:
     # root-owned is trusted too: a system-wide install ships its AOT libraries (09_aot) owned by root
@@ -244,7 +374,10 @@ class JitSpec:
         if not re.fullmatch(r'[A-Za-z_][A-Za-z0-9_]*', self.name):
             raise ValueError(f"module name {self.name!r} must be a C identifier (letters, digits, _)")
         self.sources = [Path(s) for s in self.sources]
-        self.extra_include_dirs = [Path(d) for d in self.extra_include_dirs]
+        # absolute now: ninja runs in the build folder, and a notebook may change directory later
+        self.extra_include_dirs = [Path(os.path.abspath(d)) for d in self.extra_include_dirs]
+        self.extra_cflags = absolute_include_flags(list(self.extra_cflags))
+        self.extra_cuda_cflags = absolute_include_flags(list(self.extra_cuda_cflags))
         if self.arch_flags is None or self.arch_tag is None:
             ctx = current_compilation_context()
             self.arch_flags = self.arch_flags or ctx.get_nvcc_flags_list()
@@ -255,24 +388,35 @@ class JitSpec:
     def build_dir(self) -> Path: return jit_dir(self.arch_tag)/'cached_ops'/self.name
     @property
     def ninja_path(self) -> Path: return self.build_dir/'build.ninja'
-    @property
-    def scan_dirs(self) -> list[Path]: return [*self.extra_include_dirs, INCLUDE_DIR, CSRC_DIR]
+    def include_dirs(self) -> list[Path]:
+        "The `-I` folders the JIT itself passes: the spec's own, the project's, TVM-FFI's."
+        return [*self.extra_include_dirs, INCLUDE_DIR, CSRC_DIR, *_tvm_ffi_paths()[0]]
 
-    def include_dirs(self) -> list[Path]: return [*self.scan_dirs, *_tvm_ffi_paths()[0]]
+    @property
+    def scan_dirs(self) -> list[Path]:
+        "Folders whose headers are part of the module's content: the spec's and the project's, and every folder any "
+        "flag or compiler variable adds (`-I` in the flags or `FLASHINFER_NB_EXTRA_*`, `NVCC_*_FLAGS`, `CPATH`...)."
+        nvcc_env = [f for k in ('NVCC_PREPEND_FLAGS', 'NVCC_APPEND_FLAGS') for f in shlex.split(os.environ.get(k, ''))]
+        flagged = flag_include_dirs([*self._user_cflags(), *self._user_cuda_cflags()])
+        from_env = [d if d.is_absolute() else self.build_dir/d for d in flag_include_dirs(nvcc_env)] + _env_include_dirs()
+        dirs = [*self.extra_include_dirs, INCLUDE_DIR, CSRC_DIR, *flagged, *from_env]
+        return list(dict.fromkeys(Path(os.path.abspath(d)) for d in dirs))
+
+    def _user_cflags(self) -> list[str]: return [*absolute_include_flags(_split_flags('extra_cflags')), *self.extra_cflags]
+    def _user_cuda_cflags(self) -> list[str]:
+        return [*absolute_include_flags(_split_flags('extra_cuda_cflags')), *self.extra_cuda_cflags]
 
     # ---- flags ----
     def cflags(self) -> list[str]:
         dbg = ['-O0', '-g'] if setting_flag('jit_debug') else ['-O3']
-        return [*dbg, '-std=c++17', '-fPIC', *(f'-I{d}' for d in self.include_dirs()),
-                *_split_flags('extra_cflags'), *self.extra_cflags]
+        return [*dbg, '-std=c++17', '-fPIC', *(f'-I{d}' for d in self.include_dirs()), *self._user_cflags()]
 
     def cuda_cflags(self) -> list[str]:
         dbg = ['-O0', '-g', '-G'] if setting_flag('jit_debug') else ['-O3']
         line = ['-lineinfo'] if setting_flag('jit_lineinfo') and not setting_flag('jit_debug') else []
         return [*dbg, *line, '-std=c++17', '--compiler-options=-fPIC', '-Xptxas', '-v',
                 f"--threads={setting('nvcc_threads')}", *self.arch_flags,
-                *(f'-I{d}' for d in self.include_dirs()),
-                *_split_flags('extra_cuda_cflags'), *self.extra_cuda_cflags]
+                *(f'-I{d}' for d in self.include_dirs()), *self._user_cuda_cflags()]
 
     def ldflags(self) -> list[str]:
         libdir = _tvm_ffi_paths()[1]
@@ -290,8 +434,11 @@ class JitSpec:
         for s in self.sources:
             if not s.is_file(): raise FileNotFoundError(f"source of module {self.name!r} not found: {s}")
         tu_keys, jit = [], f"{jit_dir(self.arch_tag)}{os.sep}"
+        env = {k: _portable(v, jit) for k, v in compiler_environment().items()}
         for s in self.sources:
             h = hashlib.sha256()
+            # in the TU key, which is in the compile command: ninja recompiles when only the environment changed
+            if env: h.update(json.dumps(env, sort_keys=True).encode())
             # sorted by the portable name: raw paths sort differently once the install or workspace moves
             for p, data in sorted((_portable(str(p), jit), data) for p, data in scan_includes(s, self.scan_dirs).items()):
                 h.update(p.encode()); h.update(hashlib.sha256(data).digest())
@@ -301,7 +448,8 @@ class JitSpec:
                         **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
-                        version=package_version(), tvm_ffi=tvm_ffi.__version__)
+                        version=package_version(), tvm_ffi=tvm_ffi.__version__,
+                        **({'env': env} if env else {}))   # only when set: keys stay as they were without them
         return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest(), tu_keys
 
     def library_path(self, key: str | None = None) -> Path:
@@ -407,7 +555,7 @@ class JitSpec:
         key, tu_keys = self.content_key()
         check_private_dirs(self.build_dir)
         if self._check_manifest(key) is None: return self.library_path(key)
-        from flashinfer_nb.aot import find_prebuilt  # a matching pre-built (AOT) module comes before compiling
+        from flashinfer_nb.jit.prebuilt import find_prebuilt  # a matching pre-built (AOT) module comes before compiling
         prebuilt, why_not = find_prebuilt(self, key)
         if prebuilt is not None: return prebuilt
         if setting_flag('disable_jit'):
@@ -415,6 +563,7 @@ class JitSpec:
                                f"{SETTINGS['disable_jit'].env} is set ({why_not}); unset it or pre-build the module "
                                "(python -m flashinfer_nb aot)")
         verbose = setting_flag('jit_verbose') if verbose is None else verbose
+        _check_launcher()
         ensure_private_dir(self.build_dir)
         with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
             if (why := self._check_manifest(key)) is None: return self.library_path(key)  # built while we waited
@@ -446,14 +595,23 @@ class JitSpec:
 
     # ---- load ----
     def load(self, library: Path | None = None):
-        "Load the built library with `tvm_ffi.load_module` (once per process and path)."
+        "Load the built library with `tvm_ffi.load_module`: once per process and library file, and again when rebuilt."
         lib = Path(library) if library else self.library_path()
-        if str(lib) not in _loaded_modules:
-            if not lib.exists(): raise FileNotFoundError(f"module {self.name!r} is not built: {lib} is missing")
-            self._verify_library(lib)
-            import tvm_ffi
-            _loaded_modules[str(lib)] = tvm_ffi.load_module(str(lib))
-        return _loaded_modules[str(lib)]
+        try: st = lib.stat()
+        except FileNotFoundError: raise FileNotFoundError(f"module {self.name!r} is not built: {lib} is missing") from None
+        hit = _loaded_modules.get(str(lib))
+        if hit is not None and hit[0] == _file_identity(st): return hit[1]
+        self._verify_library(lib)
+        st = lib.stat()
+        import tvm_ffi
+        # The dynamic loader hands back the mapping it already has for a path it opened before, even when the
+        # file was replaced since: a rebuilt library is opened through a private link of a name of its own.
+        path = lib if hit is None else _fresh_alias(lib)
+        try: mod = tvm_ffi.load_module(str(path))
+        finally:
+            if path != lib: path.unlink(missing_ok=True)   # the mapping outlives the name
+        _loaded_modules[str(lib)] = (_file_identity(st), mod)
+        return mod
 
     def _verify_library(self, lib: Path) -> None:
         "Refuse a library another user could have written, and one of ours that is not whole (never dlopen it)."

@@ -84,18 +84,50 @@ def get_setting(key: str) -> tuple[str, str]:
 
 def setting(key: str) -> str: return get_setting(key)[0]
 
+_TRUE, _FALSE = ('1', 'true', 'yes', 'on'), ('0', 'false', 'no', 'off', '')
+
 def setting_flag(key: str) -> bool:
-    "A setting read as a boolean: 1/true/yes/on are true."
-    return setting(key).strip().lower() in ('1', 'true', 'yes', 'on')
+    "A setting read as a boolean: 1/true/yes/on, or 0/false/no/off/empty; anything else is a `ValueError` naming where it came from."
+    raw, src = get_setting(key)
+    v = raw.strip().lower()
+    if v in _TRUE: return True
+    if v in _FALSE: return False
+    where = f"{SETTINGS[key].env}={raw!r}" if src == SETTINGS[key].env else f"{key} = {raw!r} in {src}"
+    raise ValueError(f"{where} is not a boolean: write 1/true/yes/on or 0/false/no/off")
+
 
 # %% ../../nbs/00_jit_env.ipynb #c013
 def package_version() -> str:
     from flashinfer_nb import __version__
     return __version__
 
+_warned_home: set = set()
+
+def _home() -> Path:
+    "The user's home: `$HOME` when it is an absolute path, else the password database's entry (said once)."
+    h = os.environ.get('HOME', '')
+    if os.path.isabs(h): return Path(h)
+    import pwd, sys
+    home = Path(pwd.getpwuid(os.geteuid()).pw_dir)
+    if h not in _warned_home:
+        _warned_home.add(h)
+        print(f"flashinfer_nb: HOME={h!r} is not an absolute path; using {home} (from the password database) "
+              f"for '~'. Set HOME or {SETTINGS['workspace_base'].env} to an absolute path to silence this.", file=sys.stderr)
+    return home
+
+def _absolute_workspace(raw: str, cwd: str) -> Path:
+    p = raw.strip() or '~'           # empty means unset
+    if p == '~' or p.startswith('~/'): p = str(_home()/p[2:]) if p != '~' else str(_home())
+    return Path(os.path.abspath(os.path.join(cwd, os.path.expanduser(p))))
+
+_workspace_seen: dict = {}
+
 def cache_root() -> Path:
-    "`<workspace>/.cache/flashinfer_nb`, the parent of every versioned cache."
-    return Path(setting('workspace_base')).expanduser()/'.cache'/'flashinfer_nb'
+    "`<workspace>/.cache/flashinfer_nb`, always absolute, the parent of every versioned cache."
+    # Made absolute once per setting value: a notebook that later `os.chdir`s keeps the same cache.
+    seen = (raw := setting('workspace_base'), os.environ.get('HOME'))
+    if seen not in _workspace_seen: _workspace_seen[seen] = _absolute_workspace(raw, os.getcwd())
+    return _workspace_seen[seen]/'.cache'/'flashinfer_nb'
 
 def jit_dir(arch_tag: str) -> Path:
     "Cache directory for this package version and the arch set named by `arch_tag` (e.g. `90a`)."
