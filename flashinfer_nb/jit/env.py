@@ -97,9 +97,13 @@ def setting_flag(key: str) -> bool:
 
 
 # %% ../../nbs/00_jit_env.ipynb #c013
+@functools.cache
 def package_version() -> str:
-    from flashinfer_nb import __version__
-    return __version__
+    "The package's `__version__`, read from its `__init__.py` without importing the package (the JIT sits below it)."
+    import re
+    m = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", (PACKAGE_DIR/'__init__.py').read_text(), re.M)
+    if not m: raise RuntimeError(f"no __version__ in {PACKAGE_DIR/'__init__.py'}")
+    return m[1]
 
 _warned_home: set = set()
 
