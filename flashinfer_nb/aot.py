@@ -16,7 +16,7 @@ from .cli import arg, cli_args
 
 # %% auto #0
 __all__ = ['AOT_REGISTRY', 'register_aot', 'target_archs', 'registered_specs', 'build_aot', 'module_status', 'clang_command',
-           'compile_commands', 'cmd_aot', 'cmd_list_modules', 'cmd_export_compile_commands']
+           'compile_commands', 'cmd_aot', 'cmd_list_modules', 'cmd_export_compile_commands', 'cmd_explain']
 
 # %% ../nbs/09_aot.ipynb #1a2d3c2a
 AOT_REGISTRY: dict[str, list[Callable]] = {}
@@ -190,3 +190,18 @@ def cmd_export_compile_commands(args) -> int:
     Path(args.output).write_text(json.dumps(entries, indent=1) + '\n')
     print(f"wrote {len(entries)} compile commands to {args.output}")
     return 0
+
+@cli_args(arg('name', help='a module (norm, scale, cell_foo, ...) or a registered op name'),
+          arg('--arch', default=None, help='target archs (default: the current targets)'))
+def cmd_explain(args) -> int:
+    "Print what a module's key covers, whether it is cached or pre-built, and what changed since its last build."
+    from flashinfer_nb.jit.explain import explain, explain_cached, cached_modules
+    specs = registered_specs(None, args.arch)
+    chosen = [s for s in specs if s.name == args.name] or \
+             (registered_specs([args.name], args.arch) if args.name in AOT_REGISTRY else [])
+    if chosen: print('\n\n'.join(explain(s) for s in chosen)); return 0
+    try: print(explain_cached(args.name)); return 0
+    except KeyError:
+        known = sorted({s.name for s in specs} | set(cached_modules()))
+        print(f"unknown module {args.name!r}: not registered and not in the JIT cache; known: {', '.join(known)}", file=sys.stderr)
+        return 2

@@ -14,7 +14,8 @@ from IPython.display import display, HTML
 from .jit.env import (CSRC_DIR, INCLUDE_DIR, DATA_ROOT, SETTINGS, cache_root, package_version,
                                    ensure_private_dir)
 from .jit.core import (JitSpec, JitCompileError, gen_jit_spec, write_if_different, find_nvcc,
-                                    nvcc_version, file_lock, first_compiler_error, logger, terminate_builds)
+                                    nvcc_version, file_lock, first_compiler_error, logger, terminate_builds,
+                                    BuildStatus, active_builds)
 from .jit.compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
@@ -22,8 +23,8 @@ __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', '
            'parse_launchers', 'render_binding', 'parse_ptxas', 'Diagnostic', 'parse_diagnostics', 'CompileReport',
            'CellCompileError', 'NoCudaDeviceError', 'CellModule', 'generated_dir', 'check_cell_name',
            'strip_directives', 'compile_cell', 'resolve_save_path', 'saved_text', 'save_cell', 'saved_cells',
-           'is_cuda_cell', 'cuda_info', 'cache_entries', 'clear_cache', 'Table', 'bench_table', 'bench', 'CudaMagics',
-           'load_ipython_extension']
+           'is_cuda_cell', 'cuda_info', 'cache_entries', 'why_built', 'clear_cache', 'Table', 'bench_table', 'bench',
+           'CudaMagics', 'load_ipython_extension']
 
 # %% ../nbs/20_magics.ipynb #6aadc955
 _COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
@@ -562,8 +563,8 @@ def _nvcc_command(spec: JitSpec, source: Path) -> str:
     obj = spec.build_dir/spec._objects()[spec.sources.index(source)]
     return ' '.join(shlex.quote(str(x)) for x in [find_nvcc(), *spec.cuda_cflags(), '-c', source, '-o', obj])
 
-def _wait_with_progress(fn, label: str, after: float = 1.0):
-    "Run `fn()` in a thread; from `after` seconds on, show `label` with the elapsed time, updated every second."
+def _wait_with_progress(fn, label: str, after: float = 1.0, module: str | None = None):
+    "Run `fn()` in a thread; from `after` seconds on, show `label` with the elapsed time and `module`'s build steps, every second."
     box: dict = {}
     def run():
         try: box['r'] = fn()
@@ -571,12 +572,15 @@ def _wait_with_progress(fn, label: str, after: float = 1.0):
     t = threading.Thread(target=run, daemon=True)
     t0 = time.perf_counter(); t.start()
     handle, kernel, shown = None, _in_kernel(), -1
+    BuildStatus.show_in_terminal = False     # this shows the build's steps itself
     try:
         while t.is_alive():
             t.join(0.25)
             el = time.perf_counter() - t0
             if t.is_alive() and el >= after and int(el) != shown:
-                shown, msg = int(el), f"{label}… {int(el)} s"
+                st = next((b for b in active_builds if b.name == module), None)
+                steps = f" — {st.done}/{st.total} steps done (last: {st.last})" if st is not None and st.total else ''
+                shown, msg = int(el), f"{label}… {int(el)} s{steps}"
                 if kernel:
                     if handle is None: handle = display(HTML(f'<i>{html.escape(msg)}</i>'), display_id=True)
                     else: handle.update(HTML(f'<i>{html.escape(msg)}</i>'))
@@ -585,6 +589,7 @@ def _wait_with_progress(fn, label: str, after: float = 1.0):
         terminate_builds(); t.join(30)
         raise
     finally:
+        BuildStatus.show_in_terminal = True
         if handle is not None: handle.update(HTML(''))
         elif not kernel and time.perf_counter() - t0 >= after: sys.stderr.write('\r' + ' ' * 60 + '\r'); sys.stderr.flush()
     if 'e' in box: raise box['e']
@@ -645,7 +650,8 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
         logger.setLevel('WARNING')   # the report says what the JIT's info lines would
         try:
             lib = (spec.library_path(key) if report.cache_hit else
-                   _wait_with_progress(lambda: spec.build(verbose), f"compiling {name} for {', '.join(report.archs)}")
+                   _wait_with_progress(lambda: spec.build(verbose), f"compiling {name} for {', '.join(report.archs)}",
+                                       module=module)
                    if progress and not verbose else spec.build(verbose))   # --verbose streams the build itself
         except JitCompileError as e:
             report.seconds, report.log = time.perf_counter() - t0, e.log
@@ -760,6 +766,16 @@ def cache_entries() -> list[dict]:
                             age_s=None if newest is None else now - newest, path=d))
     return out
 
+def why_built(name: str | None, ns: dict | None = None) -> str:
+    "`%jit_cache why NAME`: for a cell bound in `ns`, `explain` of its spec; else what the cache records of `NAME` or `cell_NAME`."
+    from flashinfer_nb.jit.explain import explain, explain_cached
+    if not name: raise UsageError("%jit_cache why NAME: name a compiled cell (or a module in the cache)")
+    if isinstance(obj := (ns or {}).get(name), CellModule): return explain(obj.spec)
+    for n in (f"cell_{name}", name):
+        try: return explain_cached(n)
+        except KeyError as e: err = e
+    raise UsageError(str(err.args[0]))
+
 def clear_cache(pattern: str | None = None, all_versions: bool = False) -> list[str]:
     "Remove cached modules whose name matches `pattern` (fnmatch), or the whole cache like `flashinfer-nb clear-cache`."
     if pattern is None:
@@ -868,13 +884,16 @@ class CudaMagics(Magics):
         display(Table(['what', 'value'], [list(r) for r in cuda_info()], 'flashinfer_nb CUDA environment'))
 
     @magic_arguments()
-    @argument('action', nargs='?', default='list', choices=['list', 'clear'], help='list (default) or clear')
-    @argument('pattern', nargs='?', default=None, help='with clear: only modules whose name matches (fnmatch, e.g. "cell_*")')
+    @argument('action', nargs='?', default='list', choices=['list', 'clear', 'why'], help='list (default), clear, or why NAME')
+    @argument('pattern', nargs='?', default=None, help='with clear: only modules whose name matches (fnmatch, e.g. "cell_*"); '
+                                                        'with why: a cell or module name')
     @argument('--all', action='store_true', help='with clear and no pattern: every package version')
     @line_magic
     def jit_cache(self, line=''):
         "List cached JIT modules (name, archs, size, age), or clear them all or by name pattern."
         args = _parse_args(self.jit_cache, line)
+        if args.action == 'why':
+            print(why_built(args.pattern, self.shell.user_ns)); return
         if args.action == 'clear':
             for msg in clear_cache(args.pattern, args.all): print(msg)
             return

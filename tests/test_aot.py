@@ -124,6 +124,17 @@ def test_list_modules(aot_dir, fresh_env, monkeypatch, capsys):
     assert main(['list-modules', '--arch', '9.0a']) == 0
     assert re.search(rf'^scale\s+sm_90a\s+aot\s+{re.escape(str(d))}', capsys.readouterr().out, re.M)
 
+def test_explain_command(aot_dir, fresh_env, monkeypatch, capsys):
+    d, _ = aot_dir
+    assert main(['explain', 'scale', '--arch', '9.0a']) == 0
+    out = capsys.readouterr().out
+    assert re.search(r'^module scale for 90a, key [0-9a-f]{16}: not built', out, re.M) and '<data>/csrc/scale.cu' in out, out
+    monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d))
+    assert main(['explain', 'scale', '--arch', '9.0a']) == 0
+    assert f'pre-built (AOT): {d}' in capsys.readouterr().out
+    assert main(['explain', 'no_such_module']) == 2
+    assert re.search(r"unknown module 'no_such_module'.*known: .*scale", capsys.readouterr().err)
+
 
 @needs_nvcc
 def test_fat_build_serves_a_subset_and_one_graph(fresh_env, monkeypatch):

@@ -270,6 +270,20 @@ def test_jit_cache_lists_and_clears_by_pattern(monkeypatch):
     text, err = run_cell(ip, 'axpy --arch 9.0a', AXPY)                    # rebuilt after the clear
     assert err is None and not ip.user_ns['axpy'].report.cache_hit
 
+@needs_nvcc
+def test_jit_cache_why_names_what_changed(monkeypatch):
+    ip = shell(monkeypatch)
+    run_cell(ip, 'whyaxpy --arch 9.0a', AXPY)
+    text, err = run_cell(ip, 'whyaxpy --arch 9.0a', AXPY.replace('a * x[i]', '(a + 1.0f) * x[i]'))
+    assert err is None, text
+    with capture_output() as cap: ip.run_line_magic('jit_cache', 'why whyaxpy')
+    assert 'in the JIT cache' in cap.stdout and re.search(r'since the build of .*generated/cell_whyaxpy/whyaxpy\.cu changed', cap.stdout), cap.stdout
+    ip.user_ns.pop('whyaxpy')                                             # not bound: from the cache's records
+    with capture_output() as cap: ip.run_line_magic('jit_cache', 'why whyaxpy')
+    assert 'module cell_whyaxpy for 90a' in cap.stdout and 'whyaxpy.cu changed' in cap.stdout, cap.stdout
+    from IPython.core.error import UsageError
+    with pytest.raises(UsageError, match="no module 'nosuch'.*cached: .*cell_whyaxpy"): ip.run_line_magic('jit_cache', 'why nosuch')
+
 
 def test_bench_magic_runs_the_declared_sweep(monkeypatch):
     ip = shell(monkeypatch)

@@ -12,10 +12,11 @@ from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, get_setting, setti
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
-__all__ = ['logger', 'COMPILER_ENV', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version', 'nvcc_version',
-           'host_compiler_version', 'scan_includes', 'first_compiler_error', 'build_failure_cause', 'JitCompileError',
-           'lock_wait_message', 'file_lock', 'default_jobs', 'job_slot_prefix', 'flag_include_dirs',
-           'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'JitSpec', 'gen_jit_spec']
+__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version',
+           'nvcc_version', 'host_compiler_version', 'scan_includes', 'first_compiler_error', 'build_failure_cause',
+           'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log',
+           'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs', 'absolute_include_flags',
+           'compiler_environment', 'terminate_builds', 'JitSpec', 'gen_jit_spec']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -239,6 +240,87 @@ def job_slot_prefix() -> str:
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))}"
 
 
+# %% ../../nbs/02_jit_core.ipynb #c021b
+def jit_log(level: int, msg: str) -> None:
+    "Log `msg` if `FLASHINFER_NB_JIT_LOG` is at least `level` (0 quiet, 1 builds and why (default), 2 every load)."
+    if jit_log_level() >= level: logger.info(msg)
+
+def jit_log_level() -> int:
+    raw, src = get_setting('jit_log')
+    if raw.strip() not in ('0', '1', '2'):
+        raise ValueError(f"{SETTINGS['jit_log'].env}={raw!r} ({src}): write 0 (quiet), 1 (builds and why) or 2 (every load)")
+    return int(raw)
+
+def diff_parts(old: dict | None, new: dict) -> list[str]:
+    "What changed between two `JitSpec.key_parts()`: one short line per file, flag, tool, version or variable."
+    if not old: return []
+    out = []
+    # a cell's generated sources sit in a folder named by their content hash: compare them by name
+    gen = lambda p: re.sub(r'([/\\]generated[/\\][^/\\]+[/\\])[0-9a-f]{16}[/\\]', r'\1', p)
+    of, nf = ({gen(p): d for f in parts.get('files', {}).values() for p, d in f.items()} for parts in (old, new))
+    out += [f"{p} changed" for p in nf if p in of and of[p] != nf[p]]
+    out += [f"{p} added" for p in nf if p not in of] + [f"{p} removed" for p in of if p not in nf]
+    for k in ('cflags', 'cuda_cflags', 'ldflags'):
+        a, b = old.get(k, []), new.get(k, [])
+        if a != b:
+            plus, minus = [f for f in b if f not in a], [f for f in a if f not in b]
+            out.append(f"{k}: " + ' '.join([*(f'+{f}' for f in plus), *(f'-{f}' for f in minus)] or ['reordered']))
+    for k in ('nvcc', 'cxx', 'version', 'tvm_ffi'):
+        if old.get(k) != new.get(k): out.append(f"{k}: {old.get(k)} -> {new.get(k)}")
+    oe, ne = old.get('env', {}), new.get('env', {})
+    out += [f"${v}: {oe.get(v, '(unset)')!r} -> {ne.get(v, '(unset)')!r}" for v in sorted({*oe, *ne}) if oe.get(v) != ne.get(v)]
+    if not out and old.get('tu') != new.get('tu'): out.append('sources changed')
+    return out
+
+
+# %% ../../nbs/02_jit_core.ipynb #c021d
+_NINJA_STATUS_RE = re.compile(r'^\[(\d+)/(\d+)\] (\S+) (.*)$')
+
+class BuildStatus:
+    "One running build's progress, from ninja's `[done/total] what` lines: for the terminal, and for UIs (`active_builds`)."
+    show_in_terminal = True          # a UI that renders `active_builds` itself (the magics) turns this off
+    after, every = 2.0, 1.0          # seconds before the first line, between refreshes
+
+    def __init__(self, name: str, arch_tag: str):
+        self.name, self.arch_tag, self.t0 = name, arch_tag, time.monotonic()
+        self.done, self.total, self.last, self._stop = 0, 0, '', None
+        active_builds.append(self)
+
+    def feed(self, line: str) -> None:
+        "Take one line of ninja's output (ninja prints `[finished/total] what` as each step ends)."
+        if m := _NINJA_STATUS_RE.match(line.strip()):
+            self.done, self.total, self.last = int(m[1]), int(m[2]), f"{m[3]} {Path(m[4].split()[-1]).name}"
+
+    @property
+    def elapsed(self) -> float: return time.monotonic() - self.t0
+
+    def line(self) -> str:
+        steps = f"{self.done}/{self.total} steps done" if self.total else 'compiling'
+        return f"building {self.name} ({self.arch_tag}): {steps}, {self.elapsed:.0f} s" + (f" (last: {self.last})" if self.last else '')
+
+    def start_ticker(self):
+        "Print `line()` to stderr from `after` seconds on (in place on a terminal, every 5 s otherwise) until `finish()`."
+        import threading
+        self._stop = threading.Event()
+        tty = sys.stderr.isatty()
+        def tick():
+            if self._stop.wait(self.after): return
+            shown = False
+            while True:
+                if BuildStatus.show_in_terminal:
+                    sys.stderr.write(('\r' + self.line().ljust(100)) if tty else self.line() + '\n'); sys.stderr.flush(); shown = True
+                if self._stop.wait(self.every if tty else 5 * self.every): break
+            if shown and tty: sys.stderr.write('\r' + ' ' * 100 + '\r'); sys.stderr.flush()
+        threading.Thread(target=tick, daemon=True).start()
+        return self
+
+    def finish(self) -> None:
+        if self._stop is not None: self._stop.set()
+        if self in active_builds: active_builds.remove(self)
+
+active_builds: list[BuildStatus] = []
+
+
 # %% ../../nbs/02_jit_core.ipynb #c023
 @functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
@@ -429,28 +511,41 @@ class JitSpec:
         return [f"{n}{'' if names.count(n) == 1 else f'_{i}'}.{'cuda' if s.suffix == '.cu' else 'cxx'}.o"
                 for i, (n, s) in enumerate(zip(names, self.sources))]
 
-    def content_key(self) -> tuple[str, list[str]]:
-        "The module key and each source's content key (its file plus every header it includes)."
+    def key_parts(self) -> dict:
+        """What the content key covers, readable and location-free: `files` (each source's file and every header it
+        includes, with the first 16 hex digits of its SHA-256), `tu` (each source's key), flags, toolchain, versions, env."""
         for s in self.sources:
             if not s.is_file(): raise FileNotFoundError(f"source of module {self.name!r} not found: {s}")
-        tu_keys, jit = [], f"{jit_dir(self.arch_tag)}{os.sep}"
+        tu_keys, files, jit = [], {}, f"{jit_dir(self.arch_tag)}{os.sep}"
         env = {k: _portable(v, jit) for k, v in compiler_environment().items()}
         for s in self.sources:
             h = hashlib.sha256()
             # in the TU key, which is in the compile command: ninja recompiles when only the environment changed
             if env: h.update(json.dumps(env, sort_keys=True).encode())
             # sorted by the portable name: raw paths sort differently once the install or workspace moves
-            for p, data in sorted((_portable(str(p), jit), data) for p, data in scan_includes(s, self.scan_dirs).items()):
-                h.update(p.encode()); h.update(hashlib.sha256(data).digest())
+            digests = sorted((_portable(str(p), jit), hashlib.sha256(data).digest())
+                             for p, data in scan_includes(s, self.scan_dirs).items())
+            for p, d in digests: h.update(p.encode()); h.update(d)
             tu_keys.append(h.hexdigest()[:20])
+            files[_portable(str(s.resolve()), jit)] = {p: d.hex()[:16] for p, d in digests}
         import tvm_ffi
-        material = dict(name=self.name, sources=[_portable(str(s.resolve()), jit) for s in self.sources], tu=tu_keys,
+        material = dict(name=self.name, sources=list(files), tu=tu_keys,
                         **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
                         version=package_version(), tvm_ffi=tvm_ffi.__version__,
                         **({'env': env} if env else {}))   # only when set: keys stay as they were without them
-        return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest(), tu_keys
+        return {**material, 'files': files}
+
+    @staticmethod
+    def key_of(parts: dict) -> str:
+        "The content key of `key_parts()` (everything but the readable `files`, which `tu` already covers)."
+        return hashlib.sha256(json.dumps({k: v for k, v in parts.items() if k != 'files'}, sort_keys=True).encode()).hexdigest()
+
+    def content_key(self) -> tuple[str, list[str]]:
+        "The module key and each source's content key (its file plus every header it includes)."
+        parts = self.key_parts()
+        return self.key_of(parts), parts['tu']
 
     def library_path(self, key: str | None = None) -> Path:
         return self.build_dir/f"{self.name}_{(key or self.content_key()[0])[:16]}.so"
@@ -509,11 +604,11 @@ class JitSpec:
         write_if_different(path := Path(path or self.ninja_path), '\n'.join(lines))
         return path
 
-    def _run_ninja(self, verbose: bool, lock_fd: int | None = None) -> str:
+    def _run_ninja(self, verbose: bool, lock_fd: int | None = None, progress: bool = True) -> str:
         jobs = default_jobs()
         cmd = [str(find_ninja()), '-C', str(self.build_dir), '-j', str(jobs)] + (['-v'] if verbose else [])
         log_path = self.build_dir/'build.log'
-        env = {**os.environ, 'FLASHINFER_NB_JOB_SLOTS': str(jobs),  # in the environment, not the commands:
+        env = {**os.environ, 'NINJA_STATUS': '[%f/%t] ', 'FLASHINFER_NB_JOB_SLOTS': str(jobs),  # in the environment, not the commands:
                'FLASHINFER_NB_JOB_SLOT_DIR': str(cache_root()/'jobslots')}  # a new -j must not recompile
         # ninja and its compilers inherit the build lock: if this process is killed they keep the directory
         # locked until they exit, so two ninjas never write the same outputs.
@@ -521,9 +616,12 @@ class JitSpec:
                                 pass_fds=() if lock_fd is None else (lock_fd,))
         out = []
         _running_builds.add(proc)
+        status = BuildStatus(self.name, self.arch_tag)
+        ticker = status.start_ticker() if progress else None
         try:
             for line in proc.stdout:
                 if verbose: sys.stderr.write(line)  # stream, so long builds show their progress
+                status.feed(line)
                 out.append(line)
             rc, log = proc.wait(), ''.join(out)
         except BaseException:  # e.g. KeyboardInterrupt: SIGTERM makes ninja stop its compilers, then we let go
@@ -531,7 +629,9 @@ class JitSpec:
             try: proc.wait(timeout=10)
             except subprocess.TimeoutExpired: proc.kill(); proc.wait()
             raise
-        finally: _running_builds.discard(proc)
+        finally:
+            _running_builds.discard(proc)
+            status.finish()
         write_if_different(log_path, log)
         if rc != 0: raise JitCompileError(self.name, log, log_path)
         return log
@@ -552,12 +652,17 @@ class JitSpec:
 
     def build(self, verbose: bool | None = None) -> Path:
         "Build the module if its cached library is missing or stale; return the library path."
-        key, tu_keys = self.content_key()
+        parts = self.key_parts()
+        key, tu_keys = self.key_of(parts), parts['tu']
         check_private_dirs(self.build_dir)
-        if self._check_manifest(key) is None: return self.library_path(key)
+        if self._check_manifest(key) is None:
+            jit_log(2, f"{self.name} ({self.arch_tag}): from the JIT cache, key {key[:16]}")
+            return self.library_path(key)
         from flashinfer_nb.jit.prebuilt import find_prebuilt  # a matching pre-built (AOT) module comes before compiling
         prebuilt, why_not = find_prebuilt(self, key)
-        if prebuilt is not None: return prebuilt
+        if prebuilt is not None:
+            jit_log(2, f"{self.name} ({self.arch_tag}): pre-built, from {prebuilt.parent.parent}")
+            return prebuilt
         if setting_flag('disable_jit'):
             raise RuntimeError(f"module {self.name!r} is not in the JIT cache ({self.build_dir}) and "
                                f"{SETTINGS['disable_jit'].env} is set ({why_not}); unset it or pre-build the module "
@@ -567,24 +672,39 @@ class JitSpec:
         ensure_private_dir(self.build_dir)
         with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
             if (why := self._check_manifest(key)) is None: return self.library_path(key)  # built while we waited
-            logger.info(f"building {self.name} for {self.arch_tag} ({why})")
+            changed = diff_parts(self.last_build_parts(exclude=key), parts)
+            jit_log(1, f"building {self.name} for {self.arch_tag} ({why}"
+                       f"{'; since the last build: ' + '; '.join(changed[:4]) + (' ...' if len(changed) > 4 else '') if changed else ''})")
             if why.startswith('dependency'):  # a header the scanner missed: the commands are unchanged and
                 for o in self._objects(): (self.build_dir/o).unlink(missing_ok=True)  # mtimes may lie
             t0 = time.perf_counter()
             self.write_ninja(tu_keys)
-            log = self._run_ninja(verbose, lock_fd)
+            log = self._run_ninja(verbose, lock_fd, progress=not verbose)
             lib = self.library_path(key)
             os.replace(self.build_dir/f"{self.name}.partial.so", lib)
             os.chmod(lib, 0o755)
             manifest = dict(key=key, name=self.name, library=lib.name, so_size=lib.stat().st_size,
                             so_sha256=_sha256_file(lib), deps=self._tracked_deps(), arch_flags=self.arch_flags,
                             nvcc=nvcc_version(), version=package_version(), built_at=time.time(),
-                            build_seconds=round(time.perf_counter() - t0, 3))
+                            build_seconds=round(time.perf_counter() - t0, 3), parts=parts)
             write_if_different(self._manifest_path(key), json.dumps(manifest, indent=1))
             write_if_different(lib.with_suffix('.log'), log)  # this library's compile output (ptxas report)
             self._prune(keep=lib)
-            logger.info(f"built {self.name} in {time.perf_counter() - t0:.1f} s")
+            jit_log(1, f"built {self.name} in {time.perf_counter() - t0:.1f} s")
         return lib
+
+    def manifests(self) -> list[dict]:
+        "The manifests of this module's builds still in the cache, newest first (each with its file as `path`)."
+        out = []
+        for mp in self.build_dir.glob(f"{self.name}_*.json"):
+            try: m = json.loads(mp.read_text())
+            except (OSError, ValueError): continue
+            if isinstance(m, dict): out.append({**m, 'path': str(mp)})
+        return sorted(out, key=lambda m: m.get('built_at', 0), reverse=True)
+
+    def last_build_parts(self, exclude: str | None = None) -> dict | None:
+        "The key parts of the newest recorded build (other than key `exclude`), or `None`."
+        return next((m['parts'] for m in self.manifests() if m.get('key') != exclude and 'parts' in m), None)
 
     def _prune(self, keep: Path, n: int = 3):
         "Keep the `n` newest libraries of this module (a notebook often flips between two versions)."

@@ -48,6 +48,7 @@ SETTINGS = {s.key: s for s in [
     Setting('jit_verbose', 'FLASHINFER_NB_JIT_VERBOSE', '0', 'print ninja/nvcc commands and their output while building'),
     Setting('jit_debug', 'FLASHINFER_NB_JIT_DEBUG', '0', 'build device code with -g -G -O0 (for cuda-gdb); separate from verbose'),
     Setting('jit_lineinfo', 'FLASHINFER_NB_JIT_LINEINFO', '0', 'add -lineinfo (source lines in profilers and sanitizers)'),
+    Setting('jit_log', 'FLASHINFER_NB_JIT_LOG', '1', 'JIT log lines: 0 quiet, 1 each build and why (what changed), 2 every module load too'),
     Setting('nvcc', 'FLASHINFER_NB_NVCC', '', 'nvcc to use; empty = $CUDA_HOME/bin/nvcc, then PATH'),
     Setting('nvcc_launcher', 'FLASHINFER_NB_NVCC_LAUNCHER', '', 'command put before nvcc, e.g. ccache or sccache'),
     Setting('nvcc_threads', 'FLASHINFER_NB_NVCC_THREADS', '1', 'nvcc --threads: parallel arch passes inside one compile'),
