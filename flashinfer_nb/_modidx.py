@@ -246,6 +246,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'flashinfer_nb.jit.core.flag_include_dirs': ( 'jit_core.html#flag_include_dirs',
                                                                                       'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.gen_jit_spec': ('jit_core.html#gen_jit_spec', 'flashinfer_nb/jit/core.py'),
+                                        'flashinfer_nb.jit.core.generated_source': ( 'jit_core.html#generated_source',
+                                                                                     'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.host_compiler_version': ( 'jit_core.html#host_compiler_version',
                                                                                           'flashinfer_nb/jit/core.py'),
                                         'flashinfer_nb.jit.core.jit_log': ('jit_core.html#jit_log', 'flashinfer_nb/jit/core.py'),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, re
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR, jit_dir, ensure_private_dir
-from .jit.core import JitSpec, gen_jit_spec, write_if_different
+from .jit.core import JitSpec, gen_jit_spec, write_if_different, generated_source
 from .utils import backend_requirement, supported_compute_capability, check_tensor, as_rows, memory_overlap
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
@@ -39,9 +39,7 @@ def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, cont
         if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
         act_func_body = ACTIVATIONS[act_name]
     spec = gen_jit_spec(f'{act_name}_and_mul', [], supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
-    src = ensure_private_dir(jit_dir(spec.arch_tag)/'generated')/f'{act_name}_and_mul.cu'
-    write_if_different(src, _render(act_name, act_func_body))
-    spec.sources = [src]
+    spec.sources = [generated_source(spec, f'{act_name}_and_mul.cu', _render(act_name, act_func_body))]
     return spec
 
 @functools.cache

@@ -92,6 +92,17 @@ def test_act_modules_compile(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
     for act in ACTIVATIONS:
         spec = gen_act_and_mul_module(act, context=CompilationContext('9.0a'))
-        assert spec.sources[0].parent.name == 'generated' and str(tmp_path) in str(spec.sources[0])
+        assert spec.sources[0].parent.parent.parent.name == 'generated' and str(tmp_path) in str(spec.sources[0])
         mod = spec.load(spec.build())
         with pytest.raises(ValueError, match='CUDA'): getattr(mod, f'{act}_and_mul')(torch.empty(2, 4), torch.ones(2, 8))
+
+def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
+    "Two activations of one name (two notebooks, say) get their own generated file, key and library."
+    monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
+    ctx = CompilationContext('9.0a')
+    a = gen_act_and_mul_module('mine', 'return x;', context=ctx)
+    b = gen_act_and_mul_module('mine', 'return 2.0f * x;', context=ctx)
+    assert a.sources[0] != b.sources[0] and a.sources[0].name == b.sources[0].name == 'mine_and_mul.cu'
+    assert 'return x;' in a.sources[0].read_text() and 'return 2.0f * x;' in b.sources[0].read_text()
+    assert a.content_key()[0] != b.content_key()[0]
+    assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file

@@ -17,7 +17,7 @@ __all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_
            'build_failure_cause', 'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs',
            'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs',
            'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'effective_launcher', 'JitSpec',
-           'gen_jit_spec']
+           'gen_jit_spec', 'generated_source']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -786,3 +786,11 @@ def gen_jit_spec(name: str, sources: list, extra_cflags: list[str] | None = None
     tag = '_'.join(f.split('code=sm_')[1] for f in flags)
     return JitSpec(name, list(sources), list(extra_cflags or []), list(extra_cuda_cflags or []),
                    list(extra_ldflags or []), list(extra_include_dirs or []), arch_flags=flags, arch_tag=tag)
+def generated_source(spec: 'JitSpec', filename: str, text: str) -> Path:
+    """Write generated source `text` for `spec` as `filename` in a folder named by its content hash (under the
+    arch's `generated/<module>/`) and return its path: two processes generating different text for one module
+    never rewrite each other's file between writing it and compiling it."""
+    d = ensure_private_dir(jit_dir(spec.arch_tag)/'generated'/spec.name/hashlib.sha256(text.encode()).hexdigest()[:16])
+    write_if_different(d/filename, text)
+    return d/filename
+
