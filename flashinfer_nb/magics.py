@@ -17,6 +17,8 @@ from .jit.core import (JitSpec, JitCompileError, gen_jit_spec, write_if_differen
                                     nvcc_version, file_lock, first_compiler_error, logger, terminate_builds,
                                     BuildStatus, active_builds)
 from .jit.compilation_context import CompilationContext, current_compilation_context
+from .occupancy import kernel_occupancy, check_gates, check_max_registers, ResourceGateError
+from .asm import AsmMagics, record_build
 
 # %% auto #0
 __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', 'strip_comments', 'Param', 'Launcher',
@@ -409,6 +411,8 @@ class CompileReport:
     log: str = ''
     notes: list[str] = field(default_factory=list)
     show_log: bool = False
+    occupancy: list = field(default_factory=list)   # per resource row: (Occupancy or None, where the block came from)
+    gate_violations: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.severity == 'error']
@@ -420,8 +424,15 @@ class CompileReport:
         return (f"{self.name}: {status} in {self.seconds:.2f} s · {', '.join(self.archs)} (from {self.arch_source}) · "
                 f"{self.mode} cell")
 
+    def _resource_header(self) -> list[str]:
+        return [h for _, h in RESOURCE_COLUMNS] + (['block', 'occupancy', 'limited by'] if self.occupancy else [])
+
     def _resource_rows(self) -> list[list]:
-        return [[r[k] if r[k] is not None else '?' for k, _ in RESOURCE_COLUMNS] for r in self.resources]
+        rows = [[r[k] if r[k] is not None else '?' for k, _ in RESOURCE_COLUMNS] for r in self.resources]
+        for row, (occ, origin) in zip(rows, self.occupancy):   # theoretical occupancy (flashinfer_nb.occupancy)
+            row += ['-', '-', origin] if occ is None else [f"{occ.block} ({origin})", f"{100 * occ.occupancy:.0f} %",
+                                                           occ.limiter if occ.blocks_per_sm else f"cannot launch: {occ.limiter}"]
+        return rows
 
     def __str__(self) -> str:
         out = [self.headline()]
@@ -429,7 +440,8 @@ class CompileReport:
         for d in self.diagnostics:
             out.append(f"{d.severity} at {d.where()}: {d.message}")
             if d.source: out.append(f"    {d.source.strip()}")
-        if self.resources: out += ['', _text_table([h for _, h in RESOURCE_COLUMNS], self._resource_rows())]
+        if self.resources: out += ['', _text_table(self._resource_header(), self._resource_rows())]
+        out += [f"gate failed: {v}" for v in self.gate_violations]
         out += [f"note: {n}" for n in self.notes]
         if self.command: out += ['', f"nvcc command: {self.command}"]
         if self.show_log and self.log: out += ['', self.log.rstrip()]
@@ -452,8 +464,9 @@ class CompileReport:
             parts.append(f'<ul style="margin:2px 0">{"".join(items)}</ul>')
         if self.resources:
             spill = {5, 6}
-            parts.append(_html_table([h for _, h in RESOURCE_COLUMNS], self._resource_rows(),
+            parts.append(_html_table(self._resource_header(), self._resource_rows(),
                                      flag=lambda i, c: i in spill and isinstance(c, int) and c > 0))
+        parts += [f'<div style="color:#c00"><b>gate failed</b>: {e(v)}</div>' for v in self.gate_violations]
         parts += [f'<div><i>{e(n)}</i></div>' for n in self.notes]
         if self.command:
             parts.append(f'<details><summary>nvcc command</summary><pre style="white-space:pre-wrap">{e(self.command)}</pre></details>')
@@ -849,7 +862,7 @@ def _parse_args(magic, line: str):
 
 @magics_class
 class CudaMagics(Magics):
-    "`%%cuda_kernel`, `%cuda_info`, `%jit_cache`, `%%bench` (see the module docs)."
+    "`%%cuda_kernel`, `%cuda_info`, `%jit_cache`, `%%bench` (see the module docs); `%cuda_asm` is `flashinfer_nb.asm`'s."
 
     @magic_arguments()
     @argument('name', help='Python name to bind the compiled module to (module cell_NAME in the JIT cache)')
@@ -861,12 +874,18 @@ class CudaMagics(Magics):
     @argument('--verbose', action='store_true', help='stream ninja/nvcc output and show the full log')
     @argument('--rebuild', action='store_true', help='recompile even if the cache has this cell')
     @argument('--save', default=None, help='after a successful compile, write the cell to this file under csrc/ or include/ (if different)')
+    @argument('--block', type=int, default=None, help='threads per block for the occupancy column (default: the launch or __launch_bounds__ in the cell)')
+    @argument('--smem', type=int, default=None, help='dynamic shared memory per block in bytes, for the occupancy column')
+    @argument('--max-registers', type=int, default=None, help='gate: fail the cell if a kernel uses more registers')
+    @argument('--no-spills', action='store_true', help='gate: fail the cell if a kernel spills registers')
+    @argument('--no-local-memory', action='store_true', help='gate: fail the cell if a kernel uses local memory (stack frame)')
     @cell_magic
     def cuda_kernel(self, line, cell):
         "Compile the cell through the flashinfer_nb JIT, show the compile report, bind NAME to the loaded module."
         args = _parse_args(self.cuda_kernel, line)
         try:
             if args.save: resolve_save_path(args.save)   # refuse a bad path before compiling
+            check_max_registers(args.max_registers)      # and a bad gate
             mod, report = compile_cell(args.name, cell, arch=args.arch, flags=args.flags, include_dirs=args.include_dir,
                                        debug=args.debug, lineinfo=args.lineinfo, verbose=args.verbose, rebuild=args.rebuild)
         except ValueError as e: raise UsageError(f"%%cuda_kernel {args.name}: {e}") from None
@@ -874,9 +893,14 @@ class CudaMagics(Magics):
             p, written = save_cell(cell, args.save)
             rel = p.relative_to(DATA_ROOT) if p.is_relative_to(DATA_ROOT) else p
             report.notes.append(f"saved to {rel}" if written else f"{rel} already holds this cell (not rewritten)")
+        if mod is not None:   # occupancy and gates: flashinfer_nb.occupancy; the build record: flashinfer_nb.asm
+            report.occupancy = kernel_occupancy(report.resources, strip_directives(cell), args.block, args.smem)
+            report.gate_violations = check_gates(report.resources, args.max_registers, args.no_spills, args.no_local_memory)
+            with contextlib.suppress(OSError): record_build(mod.spec.name, mod.library, mod.spec)   # for %cuda_asm --diff
         display(report)
         if mod is None: raise CellCompileError(report)
         self.shell.user_ns[args.name] = mod
+        if report.gate_violations: raise ResourceGateError(args.name, report.gate_violations)
 
     @line_magic
     def cuda_info(self, line=''):
@@ -922,3 +946,4 @@ class CudaMagics(Magics):
 def load_ipython_extension(ip):
     "Register the magics (`%load_ext flashinfer_nb` or `%load_ext flashinfer_nb.magics`)."
     ip.register_magics(CudaMagics)
+    ip.register_magics(AsmMagics)
