@@ -93,6 +93,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                    'flashinfer_nb.asm._text_table': ('asm.html#_text_table', 'flashinfer_nb/asm.py'),
                                    'flashinfer_nb.asm._tool_dirs': ('asm.html#_tool_dirs', 'flashinfer_nb/asm.py'),
                                    'flashinfer_nb.asm._width': ('asm.html#_width', 'flashinfer_nb/asm.py'),
+                                   'flashinfer_nb.asm._with_nvdisasm': ('asm.html#_with_nvdisasm', 'flashinfer_nb/asm.py'),
                                    'flashinfer_nb.asm.asm_dir': ('asm.html#asm_dir', 'flashinfer_nb/asm.py'),
                                    'flashinfer_nb.asm.builds': ('asm.html#builds', 'flashinfer_nb/asm.py'),
                                    'flashinfer_nb.asm.cuda_asm': ('asm.html#cuda_asm', 'flashinfer_nb/asm.py'),

@@ -190,6 +190,13 @@ def parse_ptx(text: str, arch: str = '') -> list[Kernel]:
 
 _memo: dict = {}
 
+def _with_nvdisasm() -> dict:
+    "The environment for cuobjdump, with nvdisasm's folder on PATH (cuobjdump -sass runs it; the wheels keep it apart)."
+    env = dict(os.environ)
+    with contextlib.suppress(RuntimeError):
+        env['PATH'] = f"{find_cuda_tool('nvdisasm').parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
 def _cuobjdump(lib: Path, what: str = 'sass') -> str:
     "`cuobjdump -sass` (or `-res-usage`) of `lib`, kept next to the recorded build (a warm call runs no process)."
     st = lib.stat()
@@ -198,7 +205,8 @@ def _cuobjdump(lib: Path, what: str = 'sass') -> str:
     if key in _memo: return _memo[key]
     if cache is not None and cache.exists() and cache.stat().st_mtime_ns >= st.st_mtime_ns: text = cache.read_text()
     else:
-        r = subprocess.run([str(find_cuda_tool('cuobjdump')), f"-{what}", str(lib)], capture_output=True, text=True)
+        r = subprocess.run([str(find_cuda_tool('cuobjdump')), f"-{what}", str(lib)], capture_output=True, text=True,
+                           env=_with_nvdisasm())
         if r.returncode != 0: raise RuntimeError(f"cuobjdump -{what} {lib} failed: {r.stderr.strip() or r.stdout.strip()}")
         text = r.stdout
         if cache is not None: write_if_different(cache, text)
