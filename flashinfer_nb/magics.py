@@ -947,3 +947,5 @@ def load_ipython_extension(ip):
     "Register the magics (`%load_ext flashinfer_nb` or `%load_ext flashinfer_nb.magics`)."
     ip.register_magics(CudaMagics)
     ip.register_magics(AsmMagics)
+    from flashinfer_nb.profile import ProfileMagics   # 20b_profile builds on this page
+    ip.register_magics(ProfileMagics)

@@ -221,12 +221,11 @@ def parse_sanitizer_log(log: str) -> dict:
 
 def sanitize(tools=('memcheck', 'racecheck', 'initcheck'), names=None, sanitizer: str | None = None) -> bool:
     "Run the workload under each compute-sanitizer tool and print a per-op table; True when every op is clean."
-    exe = sanitizer or shutil.which('compute-sanitizer') or '/usr/local/cuda/bin/compute-sanitizer'
-    if not os.access(exe, os.X_OK):
-        print(f"compute-sanitizer not found ({exe}): it ships with the CUDA toolkit; put its bin/ on PATH", flush=True)
-        return False
+    from flashinfer_nb.profile import find_compute_sanitizer, SANITIZER_ENV   # the same discovery and environment as %sanitize
+    try: exe = sanitizer or find_compute_sanitizer()
+    except FileNotFoundError as e: print(e, flush=True); return False
     names = list(names or OP_CASES)
-    env = {**os.environ, 'PYTORCH_NO_CUDA_MEMORY_CACHING': '1', 'PYTHONUNBUFFERED': '1'}
+    env = {**os.environ, **SANITIZER_ENV, 'PYTHONUNBUFFERED': '1'}
     gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else 'no GPU'
     print(f"compute-sanitizer on {gpu}: {', '.join(tools)}", flush=True)
     # once without the sanitizer: builds the modules (nvcc need not run under it) and proves the workload runs
