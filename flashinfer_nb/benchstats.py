@@ -118,7 +118,8 @@ class RunConditions:
         try:
             from flashinfer_nb import __version__ as ver
         except Exception: ver = None
-        commit, dirty = _git(Path(__file__).resolve().parent.parent)
+        import flashinfer_nb
+        commit, dirty = _git(Path(flashinfer_nb.__file__).resolve().parent.parent)
         sm, b, a = vals('sm'), self.before, self.after
         tname = d(timer)
         if cuda_graph and timer not in (None, UNKNOWN): tname = f"{timer}+graph"
