@@ -269,6 +269,9 @@ _COLUMNS = [('case', 'case', '{}'), ('backend', 'backend', '{}'), ('median_us', 
             ('spread_pct', 'p10-p90 %', '{:.1f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
             ('tflops', 'TFLOP/s', '{:.2f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'), ('refcheck', 'check', '{}')]
 
+_COND_KEYS = ('gpu_uuid', 'driver', 'cuda_runtime', 'sm_mhz_before', 'sm_mhz_after', 'sm_mhz_min', 'mem_mhz_before',
+              'throttle', 'temp_c_max', 'power_w_max', 'other_procs', 'l2', 'flashinfer_nb', 'git_commit', 'git_dirty')
+
 def format_table(rows: list[dict]) -> str:
     "A fixed-width table of `run_routine` rows; columns that are empty in every row are left out."
     cols = [c for c in _COLUMNS if any(r.get(c[0]) is not None for r in rows)]
@@ -287,7 +290,7 @@ def plot_rows(rows: list[dict], path=None, ceiling_tbps: float | None = None, ti
               xlabel: str = 'size'):
     "`plot_bench` of `run_routine` rows: one line per backend and series."
     recs = [dict(name=f"{r['backend']} {r['series']}".strip(), size=r['x'], median_us=r['median_us'], tbps=r['tbps'],
-                 tflops=r['tflops'], timer=r['timer']) for r in rows]
+                 tflops=r['tflops'], timer=r['timer'], **{k: r[k] for k in ('gpu_name', *_COND_KEYS) if k in r}) for r in rows]
     return plot_bench(recs, ceiling_tbps=ceiling_tbps, path=path, title=title, xlabel=xlabel)
 
 # %% ../nbs/04a_bench.ipynb #c023

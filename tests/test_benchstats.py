@@ -188,3 +188,14 @@ def test_validate_table_with_fake_timers(tmp_path):
     assert S.validate(print, {}, ['child'], bench_fn=bench, ncu='no-such-ncu')['ncu'] == 'no-such-ncu not on PATH'
     with pytest.raises(ValueError, match="unknown ncu time unit 'cycle'"):
         S.parse_ncu_csv('"ID","Metric Name","Metric Unit","Metric Value"\n"0","gpu__time_duration.sum","cycle","5"')
+
+
+def test_bench_sweep_records_carry_conditions_and_warnings():
+    from flashinfer_nb.testing import bench_sweep, plot_bench
+    noisy = lambda fn, args, **kw: BenchTimes([0.01, 0.02, 0.03], timer='cuda_events', cold_l2=False)
+    with mock.patch.dict(sys.modules, {'pynvml': None}):
+        recs = bench_sweep({'f': print}, [1, 2], lambda n: (n,), nbytes=lambda n: 1e6 * n, progress=False, bench_fn=noisy)
+    assert len(recs) == 2 and set(S.CONDITION_FIELDS) - {'timer'} <= set(recs[0])
+    assert recs[0]['gpu_name'] == 'unknown' and recs[0]['l2'] == 'warm'
+    assert 'spread 80.0 % > 10 %' in recs[0]['warnings'] and 'CUDA events' in recs[0]['warnings']
+    assert 'throttle unknown' in plot_bench(recs).axes[0].get_title(loc='left')
