@@ -3,7 +3,7 @@
 # H100/H200 with flashinfer_nb importable; results go to $OUT (default ./out_benchstats). About 4-6 minutes.
 #   bash benchmarks/verify_benchstats_gpu.sh
 set -u
-OUT=${OUT:-out_benchstats}; mkdir -p "$OUT"
+export OUT=${OUT:-out_benchstats}; mkdir -p "$OUT"
 PY=${PYTHON:-python3}
 B="$PY benchmarks/flashinfer_nb_benchmark.py --routine scale --backends flashinfer_nb torch --dtype float16 --log2-sizes 20 24 28"
 step() { echo; echo "=== $*"; }
@@ -30,4 +30,22 @@ rs = [compare(f, f, (x,), names=('A', 'A'), repeat_time_ms=10) for _ in range(20
 print(conditions_line(rs[0].conditions))
 print(sum(r.verdict == 'SAME' for r in rs), 'of 20 SAME; ratios', [f"{r.ratio:.3f}" for r in rs])
 print(compare(lambda x: x * 2.0, f, (x,), names=('torch x*2', 'scale'), repeat_time_ms=20))
+PY
+step "roofline: copy ceiling, bf16 matmul peak, scale fp16 at 2^24 and a 4096 bf16 matmul -> $OUT/roofline.png"
+$PY - <<'PY' 2>&1 | tee "$OUT/roofline.txt"
+import os, torch
+from flashinfer_nb.benchstats import matmul_peak, roofline_point, plot_roofline, RunConditions
+from flashinfer_nb.testing import copy_bandwidth, bench_gpu_time
+from flashinfer_nb.scale import scale
+with RunConditions() as rc:
+    bw, fl = copy_bandwidth(), matmul_peak()
+    n = 1 << 24; x = torch.randn(n, device='cuda', dtype=torch.float16)
+    ts = bench_gpu_time(lambda: scale(x, 2.0)); a = torch.randn(4096, 4096, device='cuda', dtype=torch.bfloat16)
+    tm = bench_gpu_time(torch.matmul, (a, a))
+med = lambda t: sorted(t)[len(t) // 2] * 1e3
+pts = {'scale 2^24 fp16': roofline_point(4 * n, n, med(ts), bw, fl),
+       'matmul 4096 bf16': roofline_point(3 * 4096 ** 2 * 2, 2 * 4096 ** 3, med(tm), bw, fl)}
+print(f"copy ceiling {bw:.2f} TB/s, bf16 matmul peak {fl:.0f} TFLOP/s")
+for k, p in pts.items(): print(k, {kk: round(v, 3) if isinstance(v, float) else v for kk, v in p.items()})
+plot_roofline(pts, bw, fl, conditions=rc.fields(timer='cupti', cold_l2=True), path=os.path.join(os.environ.get('OUT', 'out_benchstats'), 'roofline.png'))
 PY

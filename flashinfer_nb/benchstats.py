@@ -12,7 +12,8 @@ from pathlib import Path
 __all__ = ['UNKNOWN', 'CONDITION_FIELDS', 'SPREAD_WARN_PCT', 'CLOCK_DRIFT_PCT', 'LEVEL', 'MARGIN', 'MIN_ROUNDS', 'RUN_NOISE_PCT',
            'NCU_RANGE', 'throttle_names', 'RunConditions', 'conditions_line', 'trust_warnings', 'ratio_ci', 'verdict',
            'CompareResult', 'compare', 'plot_compare', 'BaselineMismatch', 'read_rows', 'check_baseline',
-           'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv', 'format_validation', 'ncu_child', 'validate']
+           'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv', 'format_validation', 'ncu_child', 'validate',
+           'matmul_peak', 'roofline_point', 'plot_roofline']
 
 # %% ../nbs/04c_benchstats.ipynb #c006
 UNKNOWN = 'unknown'
@@ -476,3 +477,45 @@ def validate(fn, inputs: dict, child_argv: list[str] | None, *, calls: int = 20,
             tail = ' '.join((p.stderr or p.stdout).split()[-20:])
             out['ncu'] = f"{e}; ncu exit {p.returncode}: {tail}"
     return out
+
+# %% ../nbs/04c_benchstats.ipynb #c045
+def matmul_peak(n: int = 8192, dtype: str = 'bfloat16', **bench_kwargs) -> float:
+    "TFLOP/s of an n x n x n matmul in `dtype` (2 n^3 FLOPs per call), timed with `bench_gpu_time`: the compute ceiling."
+    import torch
+    from flashinfer_nb.testing import bench_gpu_time
+    a = torch.randn(n, n, device='cuda', dtype=getattr(torch, dtype)); b = torch.randn_like(a)
+    t = bench_gpu_time(torch.matmul, (a, b), **bench_kwargs)
+    return 2 * n ** 3 / (_median(list(t)) * 1e-3) / 1e12
+
+def roofline_point(nbytes: float, flops: float | None, median_us: float, peak_tbps: float, peak_tflops: float) -> dict:
+    "Where one measurement sits under the roofline: intensity, achieved TB/s and TFLOP/s, the binding limit and its %."
+    if not (nbytes and nbytes > 0 and median_us > 0 and peak_tbps > 0 and peak_tflops > 0):
+        raise ValueError(f"nbytes, median_us and both peaks must be > 0, got {nbytes}, {median_us}, {peak_tbps}, {peak_tflops}")
+    s = median_us * 1e-6
+    tbps, tflops = nbytes / s / 1e12, (flops / s / 1e12 if flops else None)
+    ai = flops / nbytes if flops else None
+    if ai is None or ai * peak_tbps < peak_tflops:
+        return dict(intensity=ai, tbps=tbps, tflops=tflops, bound='memory', pct_of_bound=100 * tbps / peak_tbps)
+    return dict(intensity=ai, tbps=tbps, tflops=tflops, bound='compute', pct_of_bound=100 * tflops / peak_tflops)
+
+def plot_roofline(points: dict, peak_tbps: float, peak_tflops: float, *, conditions: dict | None = None, path=None,
+                  title: str | None = None):
+    "Log-log roofline: the two ceilings and each named `roofline_point` with its % of the binding limit."
+    from flashinfer_nb.testing import _new_figure
+    fig, (ax,) = _new_figure(1)
+    pts = {k: p for k, p in points.items() if p.get('intensity')}
+    ais = [p['intensity'] for p in pts.values()] or [1.0]
+    ridge = peak_tflops / peak_tbps
+    xs = [min(ais + [ridge]) / 4, ridge, max(ais + [ridge]) * 4]
+    ax.plot(xs, [min(peak_tflops, x * peak_tbps) for x in xs], 'k-', lw=1.2,
+            label=f'{peak_tbps:.2f} TB/s copy, {peak_tflops:.0f} TFLOP/s bf16 matmul')
+    for name, p in pts.items():
+        ax.plot([p['intensity']], [p['tflops']], 'o', label=f"{name}: {p['pct_of_bound']:.0f} % of {p['bound']} bound")
+    ax.set_xscale('log'); ax.set_yscale('log')
+    ax.set_xlabel('arithmetic intensity (FLOP/byte)'); ax.set_ylabel('TFLOP/s'); ax.grid(True, which='both', alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.suptitle(title or 'roofline', fontsize=10)
+    if conditions: ax.set_title(conditions_line(conditions), fontsize=6, loc='left')
+    fig.tight_layout()
+    if path is not None: fig.savefig(path, dpi=120)
+    return fig

@@ -199,3 +199,14 @@ def test_bench_sweep_records_carry_conditions_and_warnings():
     assert recs[0]['gpu_name'] == 'unknown' and recs[0]['l2'] == 'warm'
     assert 'spread 80.0 % > 10 %' in recs[0]['warnings'] and 'CUDA events' in recs[0]['warnings']
     assert 'throttle unknown' in plot_bench(recs).axes[0].get_title(loc='left')
+
+
+def test_roofline_points():
+    mem = S.roofline_point(1e9, 2.5e8, 500.0, 2.5, 900.0)          # 2 TB/s at 0.25 FLOP/B: memory-bound, 80 %
+    assert mem['bound'] == 'memory' and mem['pct_of_bound'] == pytest.approx(80.0) and mem['intensity'] == 0.25
+    comp = S.roofline_point(1e8, 1e12, 2000.0, 2.5, 900.0)          # 500 TFLOP/s at 10^4 FLOP/B: compute-bound
+    assert comp['bound'] == 'compute' and comp['pct_of_bound'] == pytest.approx(500 / 9)
+    bare = S.roofline_point(1e9, None, 500.0, 2.5, 900.0)
+    assert bare['intensity'] is None and bare['pct_of_bound'] == pytest.approx(80.0)
+    S.plot_roofline({'mem': mem, 'comp': comp, 'bare': bare}, 2.5, 900.0)
+    with pytest.raises(ValueError, match='must be > 0'): S.roofline_point(1e9, 1.0, 0.0, 2.5, 900.0)
