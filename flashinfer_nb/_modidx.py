@@ -154,6 +154,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                           'flashinfer_nb.benchstats._median': ('benchstats.html#_median', 'flashinfer_nb/benchstats.py'),
                                           'flashinfer_nb.benchstats._num': ('benchstats.html#_num', 'flashinfer_nb/benchstats.py'),
                                           'flashinfer_nb.benchstats._nvml': ('benchstats.html#_nvml', 'flashinfer_nb/benchstats.py'),
+                                          'flashinfer_nb.benchstats._others': ('benchstats.html#_others', 'flashinfer_nb/benchstats.py'),
                                           'flashinfer_nb.benchstats._sample': ('benchstats.html#_sample', 'flashinfer_nb/benchstats.py'),
                                           'flashinfer_nb.benchstats._sign_rank': ( 'benchstats.html#_sign_rank',
                                                                                    'flashinfer_nb/benchstats.py'),

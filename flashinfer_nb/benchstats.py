@@ -47,6 +47,17 @@ def _git(repo: Path) -> tuple[str, str]:
         return run('rev-parse', '--short=12', 'HEAD').strip(), str(bool(run('status', '--porcelain', '--untracked-files=no').strip()))
     except Exception: return UNKNOWN, UNKNOWN
 
+def _others(pids: set) -> set:
+    """The compute processes on the GPU other than this one. In a container NVML lists host PIDs, so when ours is
+    not among them while this process holds a CUDA context, one of the listed ones is taken to be us."""
+    me = os.getpid()
+    if me in pids: return pids - {me}
+    try:
+        import torch
+        mine = torch.cuda.is_initialized()
+    except Exception: mine = False
+    return set(sorted(pids)[1:]) if mine and pids else pids
+
 def _sample(nv, h) -> dict:
     "One NVML reading of the device handle `h`; failing readings are None."
     g = lambda name, *a: _try(getattr(nv, name), h, *a) if hasattr(nv, name) else None
@@ -115,7 +126,7 @@ class RunConditions:
             cuda = torch.version.cuda or None
         except Exception: cuda = None
         reasons = list(dict.fromkeys(n for r in vals('reasons') for n in throttle_names(r))) if vals('reasons') else None
-        pids = set().union(*[set(p) for p in vals('pids')]) - {os.getpid()} if vals('pids') else None
+        pids = _others(set().union(*[set(p) for p in vals('pids')])) if vals('pids') else None
         try:
             from flashinfer_nb import __version__ as ver
         except Exception: ver = None
@@ -179,9 +190,8 @@ def trust_warnings(row: dict, cond: dict | None = None, *, l2_bytes: float | Non
     timer = str(row.get('timer') or c.get('timer') or '')
     if timer.startswith('cuda_events'):
         out.append("timed with CUDA events (CUPTI unavailable or off): launch gaps included, short kernels read slow")
-    n = _num(c.get('other_procs')); u = _num(c.get('gpu_util_pct_before'))
+    n = _num(c.get('other_procs'))   # utilization is recorded, not judged: it includes this process's own earlier work
     if n: out.append(f"device shared: {n:.0f} other process(es) on the GPU")
-    elif u and u > 5: out.append(f"device busy: {u:.0f} % utilization before the run")
     return out
 
 # %% ../nbs/04c_benchstats.ipynb #c018
