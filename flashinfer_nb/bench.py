@@ -126,6 +126,9 @@ def build_parser(routines: dict[str, Routine]) -> argparse.ArgumentParser:
     p.add_argument('--output-path', type=Path, metavar='CSV', help='append result rows (with GPU, torch/CUDA versions, timer) to this CSV')
     p.add_argument('--plot', type=Path, metavar='PNG', help="latency/bandwidth plot (one file per routine: NAME_<routine>.png when several)")
     p.add_argument('--dry-run', action='store_true', help='print the plan (routines, backends, cases, bytes) and exit; needs no GPU')
+    p.add_argument('--baseline', type=Path, metavar='CSV', help='a verdict per case (FASTER/SLOWER/SAME/UNSURE) against an earlier --output-path CSV of the same GPU, routine and dtype')
+    p.add_argument('--validate', action='store_true', help="time the first case's first backend with CUPTI, CUDA events, a CUDA graph and ncu; print the differences")
+    p.add_argument('--ncu-child', action='store_true', help=argparse.SUPPRESS)
     t = p.add_argument_group('timing')
     t.add_argument('--no-cold-l2', action='store_true', help='keep L2 warm between calls (default: flushed)')
     t.add_argument('--cuda-graph', action='store_true', help='time replays of a CUDA graph of many calls')
@@ -213,10 +216,18 @@ def check_against_reference(got, expected, tolerance: dict | None = None) -> str
         return 'FAIL: ' + ' '.join(str(ex).split())[:200]
     return 'pass'
 
+def _l2_bytes() -> int | None:
+    try:
+        import torch
+        return torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size if torch.cuda.is_available() else None
+    except Exception: return None
+
 def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | None = None, bench_fn=None,
                 verbose: int = 0, log=print, **bench_kwargs) -> list[dict]:
     "Time every backend of `plan` on every case; returns one row per (case, backend)."
+    from flashinfer_nb.benchstats import RunConditions, trust_warnings
     bench, r, rows = bench_fn or bench_gpu_time, plan.routine, []
+    l2 = _l2_bytes()
     for case in plan.cases:
         inputs = case.make_inputs()
         expected = r.reference(**_clone_inputs(inputs)) if refcheck and r.reference else None
@@ -228,7 +239,7 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
         case_rows = []
         for b in plan.backends:
             fn, check = r.backends[b], checks[b]
-            times = bench(fn, (), inputs, **bench_kwargs)
+            with RunConditions() as rc: times = bench(fn, (), inputs, **bench_kwargs)
             rec = bench_record(b, case.x if case.x is not None else case.label, times, nbytes=case.nbytes, flops=case.flops)
             stats = dict(x=rec['size'], nbytes=case.nbytes, flops=case.flops,
                          **{k: rec[k] for k in ('median_us', 'p10_us', 'p90_us', 'spread_pct')}, iters=rec['n'],
@@ -240,6 +251,9 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
             if clash := (set(row) | set(stats)) & set(case.params):
                 raise ValueError(f"routine {r.name!r}: case parameter(s) {sorted(clash)} collide with result columns; rename them")
             row.update(case.params); row.update(stats)
+            cond = rc.fields(timer=rec['timer'], cold_l2=rec['cold_l2'], cuda_graph=rec['cuda_graph'])
+            row.update({k: v for k, v in cond.items() if k != 'timer'})
+            row['warnings'] = ' | '.join(trust_warnings(row, cond, l2_bytes=l2))
             case_rows.append(row)
             if verbose >= 2: log(f"    {r.name} {case.label} {b}: median {row['median_us']:.2f} µs, p10-p90 "
                                  f"{row['p10_us']:.2f}-{row['p90_us']:.2f} µs over {row['iters']} calls, timer {row['timer']}")
@@ -255,6 +269,9 @@ _COLUMNS = [('case', 'case', '{}'), ('backend', 'backend', '{}'), ('median_us', 
             ('spread_pct', 'p10-p90 %', '{:.1f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
             ('tflops', 'TFLOP/s', '{:.2f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'), ('refcheck', 'check', '{}')]
 
+_COND_KEYS = ('gpu_uuid', 'driver', 'cuda_runtime', 'sm_mhz_before', 'sm_mhz_after', 'sm_mhz_min', 'mem_mhz_before',
+              'throttle', 'temp_c_max', 'power_w_max', 'other_procs', 'l2', 'flashinfer_nb', 'git_commit', 'git_dirty')
+
 def format_table(rows: list[dict]) -> str:
     "A fixed-width table of `run_routine` rows; columns that are empty in every row are left out."
     cols = [c for c in _COLUMNS if any(r.get(c[0]) is not None for r in rows)]
@@ -263,13 +280,17 @@ def format_table(rows: list[dict]) -> str:
     widths = [max([len(c[1])] + [len(b[i]) for b in body]) for i, c in enumerate(cols)]
     fmt = lambda vals: '  '.join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(vals, widths)))
     lines = [fmt([c[1] for c in cols]), '-' * (sum(widths) + 2 * (len(widths) - 1))] + [fmt(b) for b in body]
+    if rows and 'gpu_name' in rows[0]:
+        from flashinfer_nb.benchstats import conditions_line
+        lines.insert(0, conditions_line(rows[0]))
+    lines += [f"  ! {r['case']} {r['backend']}: {w}" for r in rows for w in str(r.get('warnings') or '').split(' | ') if w]
     return '\n'.join(lines)
 
 def plot_rows(rows: list[dict], path=None, ceiling_tbps: float | None = None, title: str | None = None,
               xlabel: str = 'size'):
     "`plot_bench` of `run_routine` rows: one line per backend and series."
     recs = [dict(name=f"{r['backend']} {r['series']}".strip(), size=r['x'], median_us=r['median_us'], tbps=r['tbps'],
-                 tflops=r['tflops'], timer=r['timer']) for r in rows]
+                 tflops=r['tflops'], timer=r['timer'], **{k: r[k] for k in ('gpu_name', *_COND_KEYS) if k in r}) for r in rows]
     return plot_bench(recs, ceiling_tbps=ceiling_tbps, path=path, title=title, xlabel=xlabel)
 
 # %% ../nbs/04a_bench.ipynb #c023
@@ -289,6 +310,12 @@ def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | 
     for n in notes: log(f"note: {n}")
     if args.dry_run:
         log(format_plan(plans)); return 0
+    from flashinfer_nb import benchstats as BS
+    base = None
+    if args.baseline is not None:
+        try: base = BS.read_rows(args.baseline)
+        except (OSError, ValueError) as e:
+            print(f"flashinfer_nb_benchmark: --baseline: {e}", file=sys.stderr); return 2
     if bench_fn is None:
         import torch
         if not torch.cuda.is_available():
@@ -296,6 +323,23 @@ def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | 
                   file=sys.stderr)
             return 2
     env = env_info()
+    if args.ncu_child or args.validate:
+        pl = plans[0]
+        case, b = pl.cases[0], pl.backends[0]
+        inputs, fn = case.make_inputs(), pl.routine.backends[b]
+        if args.ncu_child:
+            BS.ncu_child(fn, inputs); return 0
+        argv_child = [a for a in (sys.argv[1:] if argv is None else argv) if a != '--validate']
+        child = [sys.executable, '-c', 'import sys; from flashinfer_nb.bench import main; sys.exit(main(sys.argv[1:]))',
+                 *argv_child, '--ncu-child']
+        log(f"timer cross-check: {pl.routine.name} {case.label} {b} on {env['gpu']} (L2 flushed; ncu also locks clocks to base)")
+        log(BS.format_validation(BS.validate(fn, inputs, child, bench_fn=bench_fn)))
+        return 0
+    if base is not None:
+        probe = [dict(routine=pl.routine.name, dtype=c.params.get('dtype'), gpu=env['gpu']) for pl in plans for c in pl.cases]
+        try: BS.check_baseline(probe, base)
+        except BS.BaselineMismatch as e:
+            print(f"flashinfer_nb_benchmark: --baseline {args.baseline}: {e}", file=sys.stderr); return 2
     if ceiling_tbps is None: ceiling_tbps = copy_bandwidth()
     bench_kwargs = dict(enable_cupti=not args.no_cupti, use_cuda_graph=args.cuda_graph,
                         cold_l2_cache=False if args.no_cold_l2 else None, repeat_time_ms=args.repeat_ms,
@@ -320,5 +364,9 @@ def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | 
     if args.output_path and all_rows:
         write_csv(args.output_path, all_rows, env=env)
         log(f"appended {len(all_rows)} rows to {args.output_path}")
+    if base is not None and all_rows:
+        vs = BS.baseline_verdicts([{**r, 'gpu': env['gpu']} for r in all_rows], base)
+        log(f"\nagainst baseline {args.baseline} (time ratio now/base, {BS.LEVEL:.0%} CI; SAME within +-{BS.MARGIN:.0%}):")
+        log(BS.format_verdicts(vs))
     if failed: log(f"\n{failed} reference check(s) FAILED"); return 1
     return 0

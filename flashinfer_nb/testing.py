@@ -416,7 +416,8 @@ def bench_sweep(fns, sizes, make_args, *, nbytes=None, flops=None, progress: boo
     Returns
     -------
     list of dict, or pandas.DataFrame
-        Keys: name, size, median_us, p10_us, p90_us, spread_pct, n, tbps, tflops, timer, cold_l2, cuda_graph.
+        Keys: name, size, median_us, p10_us, p90_us, spread_pct, n, tbps, tflops, timer, cold_l2, cuda_graph, the
+        run conditions (`flashinfer_nb.benchstats.CONDITION_FIELDS`: GPU, clocks, throttling, ...) and warnings.
     """
     fns = _named_fns(fns)
     sizes = list(sizes)
@@ -432,6 +433,11 @@ def bench_sweep(fns, sizes, make_args, *, nbytes=None, flops=None, progress: boo
     if as_frame:
         try: import pandas as pd
         except ImportError as e: raise ImportError("as_frame=True needs pandas (pip install pandas)") from e
+    from flashinfer_nb.benchstats import RunConditions, trust_warnings
+    try:
+        import torch
+        l2 = _l2_size(torch.cuda.current_device()) if torch.cuda.is_available() else None
+    except Exception: l2 = None
     records, bar = [], _Progress(len(sizes) * len(fns), progress)
     try:
         for size in sizes:
@@ -442,7 +448,12 @@ def bench_sweep(fns, sizes, make_args, *, nbytes=None, flops=None, progress: boo
             nb, fl = (nbytes(size) if nbytes else None), (flops(size) if flops else None)
             for name, fn in fns.items():
                 bar.step(f"{name} @ {size}")
-                records.append(bench_record(name, size, bench(fn, args, **bench_kwargs), nbytes=nb, flops=fl))
+                with RunConditions() as rc: times = bench(fn, args, **bench_kwargs)
+                rec = bench_record(name, size, times, nbytes=nb, flops=fl)
+                cond = rc.fields(timer=rec['timer'], cold_l2=rec['cold_l2'], cuda_graph=rec['cuda_graph'])
+                rec.update({k: v for k, v in cond.items() if k != 'timer'})
+                rec['warnings'] = ' | '.join(trust_warnings({**rec, 'nbytes': nb}, cond, l2_bytes=l2))
+                records.append(rec)
                 bar.advance()
     finally: bar.close()
     return pd.DataFrame.from_records(records) if as_frame else records
@@ -513,6 +524,9 @@ def plot_bench(records, *, ceiling_tbps: float | None = None, path=None, title: 
         ax.set_xlabel(xlabel); ax.grid(True, alpha=0.3); ax.legend(fontsize=8)
     timers = sorted({str(r.get('timer')) for r in recs if r.get('timer')})
     fig.suptitle((title or 'benchmark') + (f"  [timer: {', '.join(timers)}]" if timers else ''))
+    if 'gpu_name' in recs[0]:
+        from flashinfer_nb.benchstats import conditions_line
+        axes[0].set_title(conditions_line(recs[0]), fontsize=6, loc='left')
     fig.tight_layout()
     if path is not None: fig.savefig(path, dpi=120)
     return fig
