@@ -113,8 +113,8 @@ def _inputs(n): return dict(x=torch.linspace(-1, 1, n))
 
 @pytest.fixture
 def toy():
-    "A CPU routine 'abtoy' with cases n=64, 256 in float32 (and optionally float16)."
-    with mock.patch.dict(B.ROUTINES):
+    "A CPU routine 'abtoy' with cases n=64, 256 in float32 (and optionally float16); NVML off, so a GPU machine reads as the CPU one."
+    with mock.patch.dict(B.ROUTINES), mock.patch.dict(sys.modules, {'pynvml': None}):
         @bench_routine('abtoy', backends={'mine': lambda x: x * 3, 'torch': lambda x: torch.mul(x, 3)},
                        arguments={'--abtoy-sizes': dict(type=int, nargs='+', default=[64, 256])}, dtypes=('float32', 'float16'))
         def cases(args):
