@@ -1,25 +1,36 @@
 # flashinfer_nb developer commands. The two set-up commands (see README.md):
 #   make lab    create .venv, install everything, open JupyterLab on the notebooks
 #   make test   create .venv, install everything, check export sync, run pytest and the notebooks
-# TORCH_SPEC picks the torch wheel: the default `torch` gets the CUDA build on a GPU box;
-# CI sets TORCH_SPEC=torch==2.13.0 (a CPU wheel).
+# TORCH_SPEC picks the torch wheel. By default: `torch` (the CUDA build) where an NVIDIA GPU is present
+# (nvidia-smi answers), else the CPU build `torch==2.13.0` (an unpinned torch pulls several GB of CUDA wheels).
+# Set it to choose yourself, e.g. `make test TORCH_SPEC=torch==2.11.0`.
+# ARGS passes options to JupyterLab: `make lab ARGS="--port 8899 --no-browser"`.
 PY ?= python3
 VENV ?= .venv
-TORCH_SPEC ?= torch
+HAS_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1)
+TORCH_SPEC ?= $(if $(HAS_GPU),torch,torch==2.13.0)
+ARGS ?=
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the install depends on what it installs (dependencies, extras, torch), not on pyproject.toml's mtime, which
+# every `make export` (nbdev-export) renews
+DEPS_HASH := $(shell { sed -n '/^\[project\]/,/^\[tool/p' pyproject.toml; echo '$(TORCH_SPEC)'; } | sha256sum | cut -c1-16)
+DEPS := $(VENV)/.deps-$(DEPS_HASH)
 
 .PHONY: lab test test-gpu export check-sync check-wheel test-nbs dist docs docs-check
 
-$(STAMP): pyproject.toml
+$(DEPS):
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q "$(TORCH_SPEC)"
 	$(BIN)/python -m pip install -q -e ".[dev,docs]"
-	touch $(STAMP)
+	rm -f $(VENV)/.deps-*; touch $(DEPS) $(STAMP)
 
+$(STAMP): $(DEPS)
+
+# as root (a container), JupyterLab refuses to start without --allow-root
 lab: $(STAMP)
-	$(BIN)/jupyter lab nbs/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(ARGS) nbs/
 
 # notebooks -> flashinfer_nb/ and tests/, then strip execution counts and metadata churn
 export: $(STAMP)
@@ -56,4 +67,4 @@ test: $(STAMP) check-sync check-wheel
 
 # On a GPU machine, after `make lab` or `make test`: every test (GPU ones too), every notebook cell, benchmarks.
 test-gpu: $(STAMP)
-	PATH=$(CURDIR)/$(BIN):$$PATH bash .ci/gpu.sh
+	PATH=$(CURDIR)/$(BIN):$$PATH bash .ci/gpu.sh $(PART)

@@ -1,19 +1,43 @@
 #!/usr/bin/env bash
-# The GPU suite in one call (used on the lent GPU machine; packages already on PYTHONPATH):
-# toolchain facts, start-up costs, every pytest test, every notebook with its cuda cells, benchmarks.
-# Logs and results go to $OUT (or /tmp/flashinfer_nb_gpu).
+# The GPU suite, in named parts that each finish well inside one 10-minute command on an H100/H200 (packages
+# already importable). Logs and results go to $OUT (or /tmp/flashinfer_nb_gpu).
+#   .ci/gpu.sh                 every part, in order
+#   .ci/gpu.sh PART [PART...]  only those (make test-gpu PART=pytest-ops)
+# Parts: env, pytest-ops, pytest-tools, nbs-core, nbs-ops, nbs-tools, nbval-core, nbval-ops, nbval-tools, sanitize, bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/flashinfer_nb_gpu}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
+PY=${PYTHON:-python3}
+ALL=(env pytest-ops pytest-tools nbs-core nbs-ops nbs-tools nbval-core nbval-ops nbval-tools sanitize bench)
+OPS_TESTS="tests/test_norm.py tests/test_activation.py tests/test_scale.py tests/test_op_cases.py tests/test_trace.py
+  tests/test_api_logging.py tests/test_testing.py tests/test_bench.py tests/test_benchstats.py"
+# notebooks by layer: the JIT and harness (0x), the ops and their inspection (1x), the magics, tutorials and the rest
+NB_CORE='0'; NB_OPS='1'; NB_TOOLS='2|9|index'
+nbs_in() { ls nbs/*.ipynb | grep -E "nbs/($1)" ; }
 rc=0
-step() { echo "=== $1"; shift; "$@" 2>&1 | tee -a "$OUT/gpu_suite.log"; local s=${PIPESTATUS[0]}; [ $s -eq 0 ] || { echo "FAILED ($s): $*"; rc=1; }; }
-step gpu nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-step versions python3 -c "import torch, tvm_ffi; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'tvm_ffi', tvm_ffi.__version__)"
-step startup python3 benchmarks/bench_jit_startup.py
-step pytest python3 -m pytest -q -p no:cacheprovider
-step notebooks nbdev-test --flags cuda --n_workers 1   # serial: timing checks (04_testing) need the GPU to themselves
-step nbval python3 -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env nbs/
-step bench_scale python3 benchmarks/bench_scale.py --csv "$OUT/scale.csv"
-step bench_all python3 benchmarks/flashinfer_nb_benchmark.py --routine all --refcheck --output-path "$OUT/bench_all.csv" --plot "$OUT/bench_all.png"
+step() { local name=$1; shift; echo "=== $name"; local t0=$SECONDS
+  "$@" 2>&1 | tee -a "$OUT/gpu_$name.log"; local s=${PIPESTATUS[0]}
+  echo "=== $name: exit $s in $((SECONDS - t0)) s" | tee -a "$OUT/gpu_times.txt"; [ $s -eq 0 ] || rc=1; }
+part() {
+  case $1 in
+    env) step env bash -c "nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv &&
+           $PY -c \"import torch, tvm_ffi; print('torch', torch.__version__, 'cuda', torch.version.cuda, 'tvm_ffi', tvm_ffi.__version__)\" &&
+           $PY benchmarks/bench_jit_startup.py" ;;
+    pytest-ops) step pytest-ops $PY -m pytest -q -p no:cacheprovider $OPS_TESTS ;;
+    pytest-tools) step pytest-tools $PY -m pytest -q -p no:cacheprovider tests $(for t in $OPS_TESTS; do echo --ignore=$t; done) ;;
+    # serial: timing checks (04_testing) need the GPU to themselves
+    nbs-core) step nbs-core nbdev-test --flags cuda --n-workers 1 --file-re "^($NB_CORE)" ;;
+    nbs-ops) step nbs-ops nbdev-test --flags cuda --n-workers 1 --file-re "^($NB_OPS)" ;;
+    nbs-tools) step nbs-tools nbdev-test --flags cuda --n-workers 1 --file-re "^($NB_TOOLS)" ;;
+    nbval-core) step nbval-core $PY -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(nbs_in "$NB_CORE") ;;
+    nbval-ops) step nbval-ops $PY -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(nbs_in "$NB_OPS") ;;
+    nbval-tools) step nbval-tools $PY -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(nbs_in "$NB_TOOLS") ;;
+    sanitize) step sanitize bash .ci/sanitize.sh ;;
+    bench) step bench bash -c "$PY benchmarks/bench_scale.py --csv $OUT/scale.csv &&
+             $PY benchmarks/flashinfer_nb_benchmark.py --routine all --refcheck --output-path $OUT/bench_all.csv --plot $OUT/bench_all.png" ;;
+    *) echo "unknown part '$1'; parts: ${ALL[*]}" >&2; exit 2 ;;
+  esac
+}
+for p in "${@:-${ALL[@]}}"; do part "$p"; done
 exit $rc
