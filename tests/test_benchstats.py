@@ -90,8 +90,9 @@ def test_conditions_without_nvml_are_unknown():
     assert 'clocks unknown' in S.conditions_line(c) and 'L2 warm' in S.conditions_line(c)
 
 def test_conditions_and_warnings_from_fake_nvml():
-    with S.RunConditions(nvml=_FakeNVML([1980, 1900, 1580], reasons=0x4 | 0x40, pids=(1, 2)), interval_s=0.01) as rc:
-        time.sleep(0.05)
+    with mock.patch.object(torch.cuda, 'is_initialized', return_value=False), \
+         S.RunConditions(nvml=_FakeNVML([1980, 1900, 1580], reasons=0x4 | 0x40, pids=(1, 2)), interval_s=0.01) as rc:
+        time.sleep(0.05)                                   # (no CUDA context here: no PID of ours to discount)
     c = rc.fields(timer='cupti', cold_l2=True, cuda_graph=True)
     assert (c['gpu_name'], c['gpu_uuid'], c['driver'], c['sm_mhz_before'], c['sm_mhz_after']) == ('Fake GPU', 'GPU-1234', 'unknown', '1980', '1580')
     assert (c['throttle'], c['temp_c_max'], c['power_w_max'], c['other_procs'], c['timer']) == ('sw_power_cap|hw_thermal', '70', '700', '2', 'cupti+graph')
@@ -162,7 +163,8 @@ def test_cli_baseline_refused_naming_the_difference(toy, tmp_path, capsys):
         with open(p, 'w', newline='') as f:
             w = csv.DictWriter(f, list(rows[0])); w.writeheader(); w.writerows({**r, **change} for r in rows)
         return str(p)
-    for path, msg in ((variant('gpu.csv', gpu='NVIDIA H200'), "GPU: baseline ['NVIDIA H200'], this run ['none']"),
+    here = rows[0]['gpu']                                  # 'none' on a CPU machine, the GPU's name on a GPU one
+    for path, msg in ((variant('gpu.csv', gpu='Some Other GPU'), f"GPU: baseline ['Some Other GPU'], this run ['{here}']"),
                       (variant('rt.csv', routine='scale'), "routine: baseline ['scale'], this run ['abtoy']"),
                       (variant('dt.csv', dtype='bfloat16'), "dtype of abtoy: baseline ['bfloat16'], this run ['float16']")):
         argv = ['--routine', 'abtoy', '--dtype', 'float16' if 'dt.csv' in path else 'float32', '--baseline', path]
