@@ -90,10 +90,10 @@ def test_conditions_without_nvml_are_unknown():
     assert 'clocks unknown' in S.conditions_line(c) and 'L2 warm' in S.conditions_line(c)
 
 def test_conditions_and_warnings_from_fake_nvml():
-    with mock.patch.object(torch.cuda, 'is_initialized', return_value=False), \
-         S.RunConditions(nvml=_FakeNVML([1980, 1900, 1580], reasons=0x4 | 0x40, pids=(1, 2)), interval_s=0.01) as rc:
-        time.sleep(0.05)                                   # (no CUDA context here: no PID of ours to discount)
-    c = rc.fields(timer='cupti', cold_l2=True, cuda_graph=True)
+    with mock.patch.object(torch.cuda, 'is_initialized', return_value=False):   # no CUDA context: no PID of ours to discount
+        with S.RunConditions(nvml=_FakeNVML([1980, 1900, 1580], reasons=0x4 | 0x40, pids=(1, 2)), interval_s=0.01) as rc:
+            time.sleep(0.05)
+        c = rc.fields(timer='cupti', cold_l2=True, cuda_graph=True)
     assert (c['gpu_name'], c['gpu_uuid'], c['driver'], c['sm_mhz_before'], c['sm_mhz_after']) == ('Fake GPU', 'GPU-1234', 'unknown', '1980', '1580')
     assert (c['throttle'], c['temp_c_max'], c['power_w_max'], c['other_procs'], c['timer']) == ('sw_power_cap|hw_thermal', '70', '700', '2', 'cupti+graph')
     w = S.trust_warnings(dict(spread_pct=25.0, nbytes=1e6, cold_l2=False, timer='cuda_events'), c, l2_bytes=50e6)
