@@ -49,6 +49,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                            'flashinfer_nb.api_logging._capturing': ( 'api_logging.html#_capturing',
                                                                                      'flashinfer_nb/api_logging.py'),
                                            'flashinfer_nb.api_logging._dump': ('api_logging.html#_dump', 'flashinfer_nb/api_logging.py'),
+                                           'flashinfer_nb.api_logging._fall_back': ( 'api_logging.html#_fall_back',
+                                                                                     'flashinfer_nb/api_logging.py'),
                                            'flashinfer_nb.api_logging._is_tensor': ( 'api_logging.html#_is_tensor',
                                                                                      'flashinfer_nb/api_logging.py'),
                                            'flashinfer_nb.api_logging._open': ('api_logging.html#_open', 'flashinfer_nb/api_logging.py'),

@@ -16,10 +16,9 @@ __all__ = ['log_level', 'log_dest', 'write_log', 'tensor_stats', 'describe', 'fl
 def log_level() -> int:
     "`FLASHINFER_NB_LOGLEVEL` as an int (0 when unset); a `ValueError` naming the variable for anything else."
     raw = setting('loglevel').strip() or '0'
-    try: level = int(raw)
-    except ValueError: level = -1
-    if level < 0: raise ValueError(f"{SETTINGS['loglevel'].env}={raw!r}: use 0 (off), 1 (names), 3 (inputs/outputs) or 5 (+ statistics)")
-    return level
+    if raw not in ('0', '1', '3', '5'):   # the documented levels only: 2 or 10 would silently mean something else
+        raise ValueError(f"{SETTINGS['loglevel'].env}={raw!r}: use 0 (off), 1 (names), 3 (inputs/outputs) or 5 (+ statistics)")
+    return int(raw)
 
 _lock = threading.Lock()
 _fds: dict[tuple[str, int], int] = {}   # (destination, pid) -> open file: a forked worker opens its own
@@ -28,11 +27,19 @@ def log_dest() -> str:
     "`FLASHINFER_NB_LOGDEST`: `stdout` (default), `stderr` or a file path."
     return setting('logdest').strip() or 'stdout'
 
+_unusable: dict[str, str] = {}   # destinations that failed, and why (said once; their records go to stderr)
+
 def _open(dest: str) -> int:
     path = os.path.expanduser(dest.replace('%i', str(os.getpid())))
-    if d := os.path.dirname(path): os.makedirs(d, exist_ok=True)
     fd = _fds[(dest, os.getpid())] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     return fd
+
+def _fall_back(dest: str, e: OSError) -> None:
+    "Logging must never break the op: a destination that cannot be written is reported once; stderr takes its records."
+    if dest not in _unusable:
+        _unusable[dest] = e.strerror or str(e)
+        sys.stderr.write(f"flashinfer_nb: cannot write the API log to {dest!r} ({_unusable[dest]}); logging to stderr instead. "
+                         f"Set {SETTINGS['logdest'].env} to stdout, stderr or a file in an existing, writable folder.\n")
 
 def write_log(text: str, dest: str | None = None, sync: bool = False) -> None:
     "Append `text` to `dest` (default: `log_dest()`), handed to the OS at once; `sync` also `fsync`s a file."
@@ -42,9 +49,13 @@ def write_log(text: str, dest: str | None = None, sync: bool = False) -> None:
             f = sys.stdout if dest == 'stdout' else sys.stderr
             f.write(text); f.flush()
         return
-    fd = _fds.get((dest, os.getpid()))
-    if fd is None: fd = _open(dest)
-    os.write(fd, text.encode('utf-8', 'replace'))   # O_APPEND: one write per record, whole even with many writers
+    if dest in _unusable: return write_log(text, 'stderr')
+    try:
+        fd = _fds.get((dest, os.getpid()))
+        if fd is None: fd = _open(dest)
+        os.write(fd, text.encode('utf-8', 'replace'))   # O_APPEND: one write per record, whole even with many writers
+    except OSError as e:
+        _fall_back(dest, e); return write_log(text, 'stderr')
     if sync:
         try: os.fsync(fd)
         except OSError: pass

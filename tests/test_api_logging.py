@@ -44,8 +44,22 @@ def test_levels_and_destinations(tmp_path, monkeypatch, capsys):
     assert 'min=-3 max=1 mean=-1 nan=1 inf=1' in text and 'min=-6 max=2 mean=-2 nan=1 inf=1' in text
 
 def test_bad_level_is_a_clear_error(monkeypatch):
-    monkeypatch.setenv('FLASHINFER_NB_LOGLEVEL', 'debug')
-    with pytest.raises(ValueError, match='FLASHINFER_NB_LOGLEVEL'): flashinfer_api(_noop)
+    for bad in ('debug', '2', '10', '-1'):             # the documented levels only
+        monkeypatch.setenv('FLASHINFER_NB_LOGLEVEL', bad)
+        with pytest.raises(ValueError, match=f"FLASHINFER_NB_LOGLEVEL='{bad}'"): flashinfer_api(_noop)
+
+def test_bad_destination_never_breaks_the_op(tmp_path, monkeypatch, capfd):
+    import flashinfer_nb.api_logging as al
+    monkeypatch.setenv('FLASHINFER_NB_LOGLEVEL', '1')
+    for dest in (str(tmp_path), '/proc/no_such_dir/x.log', str(tmp_path/'missing'/'api.log')):   # a folder, /proc, no parent
+        monkeypatch.setenv('FLASHINFER_NB_LOGDEST', dest)
+        monkeypatch.setattr(al, '_unusable', {})
+        op = flashinfer_api(lambda x: x + 1)
+        assert op(1) == 2 and op(2) == 3                      # the op's answer, twice
+        err = capfd.readouterr().err
+        assert err.count('cannot write the API log') == 1 and f"{dest!r}" in err and 'logging to stderr instead' in err
+        assert err.count('call #') >= 2 or err.count('<lambda>') >= 2, err     # the records went to stderr
+    assert not (tmp_path/'missing').exists()                   # no folder created behind the user's back
 
 def test_exceptions_pass_through_and_are_logged(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_LOGLEVEL', '3'); monkeypatch.setenv('FLASHINFER_NB_LOGDEST', str(tmp_path/'a.log'))

@@ -71,6 +71,12 @@ def test_scale_int64_indexing():
     assert torch.equal(y[-1000:], x[-1000:] * 2.0) and torch.equal(y[:1000], x[:1000] * 2.0)
     del x, y
 
+@pytest.mark.cuda
+def test_huge_factor_is_the_ops_own_error():
+    x = torch.randn(8, device='cuda')
+    for f in (10**400, -10**400):
+        with pytest.raises(ValueError, match=r'factor .* does not fit a float'): scale(x, f)
+
 
 def test_scale_rejects_cpu_tensor():
     with pytest.raises(ValueError, match='CUDA'): scale(torch.ones(8), 2.0)
