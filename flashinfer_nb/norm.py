@@ -41,7 +41,7 @@ def _check_eps(eps):
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real): raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
     if not eps >= 0: raise ValueError(f"eps must be >= 0, got {eps}")
     try: float(eps)
-    except OverflowError: raise ValueError(f"eps {eps:.3g} does not fit a float (it must be below 1.8e308)") from None
+    except OverflowError: raise ValueError(f"eps (an integer of {len(str(abs(eps)))} digits) does not fit a float: it must be below 1.8e308") from None
 
 def _check_rows(name: str, t, ref=None):
     check_tensor(name, t, dtypes=NORM_DTYPES, contiguous=False, last_dim_contiguous=True)

@@ -50,7 +50,8 @@ def _check_scale(x, factor, out=None):
     if type(factor) not in (float, int) and (isinstance(factor, bool) or not isinstance(factor, numbers.Real)):
         raise TypeError(f"factor must be a real number, got {type(factor).__name__}")
     try: float(factor)
-    except OverflowError: raise ValueError(f"factor {factor:.3g} does not fit a float (|factor| must be below 1.8e308)") from None
+    except OverflowError:
+        raise ValueError(f"factor (an integer of {len(str(abs(factor)))} digits) does not fit a float: |factor| must be below 1.8e308") from None
     if out is not None: check_out(out, x)
 
 @flashinfer_api(trace=scale_trace)
