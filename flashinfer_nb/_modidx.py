@@ -480,7 +480,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'flashinfer_nb.magics._cuda_available': ('magics.html#_cuda_available', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics._cuda_include_dir': ( 'magics.html#_cuda_include_dir',
                                                                                   'flashinfer_nb/magics.py'),
-                                      'flashinfer_nb.magics._demangle_many': ('magics.html#_demangle_many', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics._dir_size': ('magics.html#_dir_size', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics._driver_version': ('magics.html#_driver_version', 'flashinfer_nb/magics.py'),
                                       'flashinfer_nb.magics._dtype_words': ('magics.html#_dtype_words', 'flashinfer_nb/magics.py'),

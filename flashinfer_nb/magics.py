@@ -18,7 +18,7 @@ from .jit.core import (JitSpec, JitCompileError, gen_jit_spec, write_if_differen
                                     BuildStatus, active_builds)
 from .jit.compilation_context import CompilationContext, current_compilation_context
 from .occupancy import kernel_occupancy, check_gates, check_max_registers, ResourceGateError
-from .asm import AsmMagics, record_build
+from .asm import AsmMagics, record_build, _demangle
 
 # %% auto #0
 __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', 'strip_comments', 'Param', 'Launcher',
@@ -301,13 +301,6 @@ _ENTRY_RE = re.compile(r"Compiling entry function '(?P<fn>[^']+)' for '(?P<arch>
 _PROPS_RE = re.compile(r'(?P<stack>\d+) bytes stack frame, (?P<st>\d+) bytes spill stores, (?P<ld>\d+) bytes spill loads')
 _USED_RE = re.compile(r'Used (?P<regs>\d+) registers')
 
-@functools.cache
-def _demangle_many(names: tuple[str, ...]) -> tuple[str, ...]:
-    if not names or not (cxxfilt := shutil.which('c++filt')): return names
-    try: out = subprocess.run([cxxfilt], input='\n'.join(names), capture_output=True, text=True, timeout=10).stdout.splitlines()
-    except (OSError, subprocess.SubprocessError): return names
-    return tuple(out) if len(out) == len(names) else names
-
 def parse_ptxas(log: str, demangle: bool = True) -> list[dict]:
     "Per kernel and arch: registers, barriers, smem, cmem, stack frame and spill bytes, from `ptxas -v` output."
     rows, cur = [], None
@@ -324,7 +317,7 @@ def parse_ptxas(log: str, demangle: bool = True) -> list[dict]:
             if (s := re.search(r'(\d+) bytes smem', line)): cur['smem'] = int(s[1])
             cur['cmem'] = sum(int(c) for c in re.findall(r'(\d+) bytes cmem\[\d+\]', line))
     if demangle and rows:
-        names = _demangle_many(tuple(r['kernel'] for r in rows))
+        names = _demangle(tuple(r['kernel'] for r in rows))
         for r, n in zip(rows, names): r['kernel'] = n
     return rows
 

@@ -105,8 +105,9 @@ def child_traceback(log: str) -> str | None:
 NCU_SECTIONS = ('SpeedOfLight', 'Occupancy', 'MemoryWorkloadAnalysis', 'LaunchStats')
 
 def _cuda_bin_dirs() -> list[Path]:
-    dirs = [Path(v)/'bin' for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
-    return dirs + [Path('/usr/local/cuda/bin'), *sorted(Path('/opt/nvidia/nsight-compute').glob('*'))]
+    "Where `%cuda_asm` looks for CUDA's tools (CUDA_HOME, beside nvcc, the toolkit), and Nsight Compute's own installs."
+    from flashinfer_nb.asm import _tool_dirs
+    return [*_tool_dirs(), *sorted(Path('/opt/nvidia/nsight-compute').glob('*'))]
 
 def find_tool(name: str, where: str) -> str:
     "`name` on PATH or in the CUDA toolkit's `bin/`; a `FileNotFoundError` saying where it comes from."
