@@ -536,15 +536,6 @@ def _prune_generated(root: Path, keep: Path, n: int = 8, min_age_s: float = 3600
         if time.time() - d.stat().st_mtime > min_age_s: shutil.rmtree(d, ignore_errors=True)
 
 @functools.cache
-def _cuda_include_dir() -> Path:
-    "The CUDA toolkit's include dir (g++ needs it for the binding TU, which includes cuda_runtime.h)."
-    roots = [Path(v) for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
-    roots += [find_nvcc().resolve().parent.parent, Path('/usr/local/cuda')]   # nvcc may be a wrapper script
-    for root in roots:
-        for d in (root/'include', root/'targets'/'x86_64-linux'/'include', root/'targets'/'sbsa-linux'/'include'):
-            if (d/'cuda_runtime.h').is_file(): return d
-    raise RuntimeError(f"cuda_runtime.h not found under {', '.join(map(str, roots))}; set CUDA_HOME to the CUDA toolkit")
-
 def strip_directives(body: str) -> str:
     "Blank the leading `#| ...` nbdev directive lines of a magic cell's body (line numbers stay)."
     lines = body.split('\n')
@@ -640,8 +631,7 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
         if not d.is_dir(): raise ValueError(f"--include-dir {d} is not a directory")
     env = dict(FLASHINFER_NB_JIT_DEBUG='1' if debug else None, FLASHINFER_NB_JIT_LINEINFO='1' if lineinfo else None)
     with _env(**env):
-        spec = gen_jit_spec(module, sources, extra_cflags=[f'-I{_cuda_include_dir()}'] if launchers else [],
-                            extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
+        spec = gen_jit_spec(module, sources, extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
         report = CompileReport(name, mode, [f"sm_{f.split('code=sm_')[1]}" for f in spec.arch_flags], ctx.source,
                                exports=exports, show_log=verbose)
         key = spec.content_key()[0]
