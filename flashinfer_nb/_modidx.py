@@ -679,6 +679,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'flashinfer_nb.scaffold.new_op': ('scaffold.html#new_op', 'flashinfer_nb/scaffold.py'),
                                         'flashinfer_nb.scaffold.next_op_number': ( 'scaffold.html#next_op_number',
                                                                                    'flashinfer_nb/scaffold.py'),
+                                        'flashinfer_nb.scaffold.next_steps': ('scaffold.html#next_steps', 'flashinfer_nb/scaffold.py'),
                                         'flashinfer_nb.scaffold.op_files': ('scaffold.html#op_files', 'flashinfer_nb/scaffold.py'),
                                         'flashinfer_nb.scaffold.project_copy': ('scaffold.html#project_copy', 'flashinfer_nb/scaffold.py')},
             'flashinfer_nb.scale': { 'flashinfer_nb.scale._check_scale': ('scale.html#_check_scale', 'flashinfer_nb/scale.py'),
