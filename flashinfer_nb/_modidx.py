@@ -235,6 +235,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                                                          'flashinfer_nb/jit/compilation_context.py'),
                                                        'flashinfer_nb.jit.compilation_context._detected_archs': ( 'compilation_context.html#_detected_archs',
                                                                                                                   'flashinfer_nb/jit/compilation_context.py'),
+                                                       'flashinfer_nb.jit.compilation_context._smi_archs': ( 'compilation_context.html#_smi_archs',
+                                                                                                             'flashinfer_nb/jit/compilation_context.py'),
                                                        'flashinfer_nb.jit.compilation_context.current_compilation_context': ( 'compilation_context.html#current_compilation_context',
                                                                                                                               'flashinfer_nb/jit/compilation_context.py'),
                                                        'flashinfer_nb.jit.compilation_context.parse_arch': ( 'compilation_context.html#parse_arch',

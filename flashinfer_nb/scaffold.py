@@ -109,8 +109,8 @@ TODO = ("${name} is a new op from `python -m flashinfer_nb new-op`; to finish it
         "then delete the cell test_${name}_is_implemented in nbs/${nb}, run `make export`, and add the op to "
         "nbs/90_package.ipynb and nbs/96_op_cases.ipynb (the steps `new-op` printed; they are also at the top of nbs/${nb}).")
 
-# the lines a user adds elsewhere; absolute imports: `nbdev export does not support relative imports`
-PACKAGE_LINE = 'from flashinfer_nb.${name} import ${name}'
+# the lines a user adds elsewhere (imports absolute: `nbdev export does not support relative imports`)
+PACKAGE_LINE = "'${name}': 'flashinfer_nb.${name}',"
 OP_CASES_IMPORT = 'from flashinfer_nb.${name} import ${name}, ${name}_reference, ${NAME}_DTYPES'
 OP_CASE_ROW = """OpCase('${name}', ${name}, make=lambda shape, dtype, device: dict(x=torch.randn(shape, dtype=dtype, device=device)),
        reference=lambda a: {'return': ${name}_reference(a['x'])}, dtypes=${NAME}_DTYPES, typical_shape=(4, 33),
@@ -126,9 +126,10 @@ NEXT_STEPS = """1. make export
      the body of ${Camel}Kernel in include/flashinfer_nb/${name}.cuh (the placeholder copies x);
      the bytes per call in ${name}_bench_cases in nbs/${nb} (and FLOPs if it computes much)
 4. delete the cell test_${name}_is_implemented in nbs/${nb}
-5. nbs/90_package.ipynb: in the `#| export` cell with __version__, below the other ops' imports, add the line:
+5. nbs/90_package.ipynb: in the `#| export` cell with __version__, add this entry to the dict OPS, before its closing `}`:
        ${package_line}
-     (an absolute import: nbdev export rejects `from .${name} import ${name}`)
+     (`import flashinfer_nb` then offers flashinfer_nb.${name}, importing its module on first use; not
+     `from .${name} import ${name}`: nbdev export rejects relative imports, and an import would load torch)
 6. nbs/96_op_cases.ipynb: in the first `#| export` cell (the imports), add the line:
        ${op_cases_import}
      and in the cell `OP_CASES: dict[str, OpCase] = ...`, add this entry to the list, before its closing `]}`:

@@ -36,7 +36,7 @@ def test_cli_new_op(tmp_path, capsys):
     assert main(['new-op', 'rope', '--root', str(proj)]) == 0
     out = capsys.readouterr().out
     assert 'tests/test_rope.py' in out and 'nbs/90_package.ipynb' in out and 'nbs/96_op_cases.ipynb' in out, out
-    assert 'from flashinfer_nb.rope import rope' in out and 'delete the cell test_rope_is_implemented' in out, out
+    assert "'rope': 'flashinfer_nb.rope'," in out and 'delete the cell test_rope_is_implemented' in out, out
     assert main(['new-op', 'rope', '--root', str(proj)]) == 1 and 'refusing to overwrite' in capsys.readouterr().err
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
@@ -69,7 +69,7 @@ def test_following_the_printed_steps_literally(tmp_path, capsys):
     steps = dict(re.findall(r'^  (\d)\. (.*(?:\n   .*)*)', printed, re.M))   # number -> the step's text, its indented lines too
     assert sorted(steps) == list('1234567'), printed
     nb = proj/'nbs'/next(p.name for p in (proj/'nbs').glob('*_softsign.ipynb'))
-    assert 'from .softsign import' not in printed.replace('rejects `from .softsign import softsign`', '')
+    assert 'from .softsign import' not in printed.replace('`from .softsign import softsign`: nbdev export rejects', '')
     assert steps['1'].startswith('make export') and steps['2'].startswith('python -m pytest tests/test_softsign.py')
     # `make export` is nbdev-export then nbdev-clean (the Makefile's recipe; the copy has no venv for make's stamp)
     assert re.search(r'^export:.*\n\t\$\(BIN\)/nbdev-export && \$\(BIN\)/nbdev-clean$', (repo_root()/'Makefile').read_text(), re.M)
@@ -105,9 +105,14 @@ def test_following_the_printed_steps_literally(tmp_path, capsys):
     cell, where = re.fullmatch(r'delete the cell (\S+) in (\S+)', steps['4'].strip()).groups()
     _edit_cell(proj/where, f'def {cell}(', lambda s: None)
     # 5. the package: the line it prints, in the cell it names
-    where, line = re.search(r'^(nbs/\S+): in the `#\| export` cell with __version__, .*add the line:\n\s+(.+)$', steps['5'], re.M).groups()
-    assert line == 'from flashinfer_nb.softsign import softsign'
-    _edit_cell(proj/where, '#| export\n__version__ =', lambda s: _add_after_last_import(s, line))
+    where, line = re.search(r'^(nbs/\S+): in the `#\| export` cell with __version__, add this entry to the dict OPS, '
+                            r'before its closing `\}`:\n\s+(.+)$', steps['5'], re.M).groups()
+    assert line == "'softsign': 'flashinfer_nb.softsign',"
+    def add_op(src):
+        head, sep, tail = src.partition('OPS = {')
+        body, close, rest = tail.partition('\n}')
+        return head + sep + body + '\n    ' + line + close + rest
+    _edit_cell(proj/where, '#| export\n__version__ =', add_op)
     # 6. the op-case sweep: the import and the entry it prints
     m = re.search(r'^(nbs/\S+): in the first `#\| export` cell \(the imports\), add the line:\n\s+(.+)\n.*before its closing `\]\}`:\n((?:       .*\n?)+)',
                   steps['6'], re.M)
@@ -121,7 +126,8 @@ def test_following_the_printed_steps_literally(tmp_path, capsys):
     out = run(cmds[1])
     assert 'failed' not in out and re.search(r'\b\d+ passed', out), out
     r = subprocess.run([sys.executable, '-c', 'import flashinfer_nb; from flashinfer_nb.op_cases import OP_CASES; '
-                        "assert flashinfer_nb.softsign.__module__ == 'flashinfer_nb.softsign' and 'softsign' in OP_CASES"],
+                        "assert flashinfer_nb.softsign.__module__ == 'flashinfer_nb.softsign' and 'softsign' in OP_CASES; "
+                        "from flashinfer_nb.aot import registered_specs; assert 'softsign' in [s.name for s in registered_specs()]"],
                        cwd=proj, env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     # its benchmark routine joins the CLI's (a shared flag defined differently would break every routine)
