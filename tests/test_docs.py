@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urldefrag, urlparse
 from urllib.request import urlopen
 import pytest
-from flashinfer_nb.docs import build_docs, repo_root
+from flashinfer_nb.docs import build_docs, repo_root, page_notebooks
 
 CHROMIUM = os.environ.get('FLASHINFER_NB_CHROMIUM') or shutil.which('chromium') or shutil.which('chromium-browser')
 CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -73,10 +73,73 @@ def test_docs_site_has_every_page_and_no_broken_links(site):
                         "\n(a link to #idN is docutils marking markup it could not parse; Sphinx's warnings:\n" +
                         (warn.read_text()[-3000:] if warn.exists() else 'none recorded') + ')')
     names = {urlparse(u).path.rsplit('/', 1)[-1] for u in pages}
-    expected = {f"{p.stem}.html" for p in (repo_root()/'nbs').glob('*.ipynb')}
+    expected = {f"{p.stem}.html" for p in page_notebooks(repo_root()/'nbs')}
     assert expected <= names, f"notebook pages missing from the site: {sorted(expected - names)}"
     assert {'api.html', 'benchmarks.html', 'flashinfer_nb.scale.html'} <= names, sorted(names)
     assert site['build_s'] < 300, f"docs build took {site['build_s']:.0f} s (budget: 5 min)"
+
+
+import json, subprocess, sys
+import nbformat
+from flashinfer_nb.docs import (is_scratch, stage_notebook, benchmarks_page, stage_cached, staged_key, builder_env,
+                                _stage_in_subprocess)
+
+def _nb(path, *cells):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in cells],
+                                  metadata={'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}})
+    nbformat.write(nb, path); return Path(path)
+
+def test_scratch_notebooks_are_not_pages_nor_nbval_items(tmp_path):
+    d = tmp_path/'nbs'; d.mkdir()
+    _nb(d/'10_page.ipynb', 'x = 1'); _nb(d/'_scratch.ipynb', "raise RuntimeError('scratch must not run')")
+    assert [p.name for p in page_notebooks(d)] == ['10_page.ipynb'] and is_scratch(d/'_scratch.ipynb')
+    shutil.copy(repo_root()/'nbs'/'conftest.py', d/'conftest.py')
+    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--nbval-lax', '--nbval-current-env', str(d)],
+                       cwd=repo_root(), capture_output=True, text=True)
+    assert r.returncode == 0 and '1 passed' in r.stdout and '_scratch' not in r.stdout, r.stdout + r.stderr
+    from nbdev.doclinks import nbglob   # nbdev-test and nbdev-export skip them by their own default
+    assert [Path(p).name for p in nbglob(d)] == ['10_page.ipynb']
+
+def test_writefile_cells_are_shown_in_their_language(tmp_path):
+    src = _nb(tmp_path/'w.ipynb', '%%writefile {d}/k.cuh\n#include <cuda_fp16.h>\n__global__ void k(half* x) {}', 'print(1)',
+              '%%writefile notes.txt\nplain')
+    stage_notebook(src, tmp_path/'out'/'w.ipynb', execute=False)
+    cells = nbformat.read(tmp_path/'out'/'w.ipynb', as_version=4).cells
+    assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%writefile {d}/k.cuh\n#include'), cells[0]
+    assert [c.cell_type for c in cells[1:]] == ['code', 'code']   # Python, and a text file: code cells as before
+
+def test_benchmarks_page_lists_each_result_once(tmp_path):
+    res = tmp_path/'results'; res.mkdir()
+    (res/'gpu_op.csv').write_text('n,dtype,mine_tbps\n1024,bf16,1.5\n2048,bf16,2.5\n')
+    shutil.copy(repo_root()/'benchmarks'/'results'/'NVIDIA_H200_scale.png', res/'gpu_op.png')
+    (res/'gpu_notes.txt').write_text('raw text\n')
+    page = benchmarks_page(res, tmp_path/'site')
+    assert page.count('## gpu_op\n') == 1 and page.count('](_bench/gpu_op.png)') == 1 and page.count('## gpu_notes\n') == 1, page
+    assert '| 1024 |' in page and 'raw text' in page
+    assert (tmp_path/'site'/'_bench'/'gpu_op.png').read_bytes() == (res/'gpu_op.png').read_bytes()   # the committed image
+
+def test_executed_pages_are_reused_until_the_notebook_changes(tmp_path):
+    src, calls = _nb(tmp_path/'a.ipynb', 'x = 1'), []
+    def fake_stage(args):
+        s, d, execute, gpu, env = args
+        calls.append(s.name); d.parent.mkdir(parents=True, exist_ok=True); d.write_text(f"staged {len(calls)}")
+        return dict(notebook=s.name, seconds=1.0)
+    for _ in range(2): rep = stage_cached(src, tmp_path/'out'/'a.ipynb', False, tmp_path/'cache', stage=fake_stage)
+    assert calls == ['a.ipynb'] and rep['cached'] and (tmp_path/'out'/'a.ipynb').read_text() == 'staged 1'
+    assert staged_key(src, True) != staged_key(src, False)
+    _nb(src, 'x = 2')
+    assert not stage_cached(src, tmp_path/'out'/'a.ipynb', False, tmp_path/'cache', stage=fake_stage)['cached']
+    assert calls == ['a.ipynb'] * 2 and (tmp_path/'out'/'a.ipynb').read_text() == 'staged 2'
+    assert len(list((tmp_path/'cache').glob('a.*.ipynb'))) == 1   # the stale entry is gone
+
+def test_pages_execute_in_a_private_workspace(tmp_path):
+    src = _nb(tmp_path/'env.ipynb', 'import os\nfrom flashinfer_nb.jit.env import cache_root\nprint(os.environ["HOME"], cache_root())')
+    ws = tmp_path/'ws'
+    _stage_in_subprocess((src, tmp_path/'out'/'env.ipynb', True, False, builder_env(ws)))
+    out = nbformat.read(tmp_path/'out'/'env.ipynb', as_version=4).cells[0].outputs[0]['text']
+    home, cache = out.split()
+    assert home == str((ws/'home').resolve()) and Path(cache).is_relative_to(ws.resolve()), out
+    assert os.path.expanduser('~') not in out
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason='no chromium binary (apt-get install chromium, or set FLASHINFER_NB_CHROMIUM)')
