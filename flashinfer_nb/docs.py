@@ -10,9 +10,10 @@ from pathlib import Path
 from .jit.env import PACKAGE_DIR
 
 # %% auto #0
-__all__ = ['repo_root', 'runnable_code_cells', 'split_directives', 'NotebookError', 'source_lexer_cell', 'stage_notebook',
-           'package_modules', 'api_page', 'plot_results_csv', 'results_table', 'benchmarks_page', 'is_scratch',
-           'page_notebooks', 'builder_env', 'staged_key', 'stage_cached', 'stage_site', 'build_docs', 'main']
+__all__ = ['GPU_MARK', 'repo_root', 'runnable_code_cells', 'split_directives', 'NotebookError', 'source_lexer_cell',
+           'stage_notebook', 'package_modules', 'api_page', 'plot_results_csv', 'results_table', 'benchmarks_page',
+           'is_scratch', 'page_notebooks', 'builder_env', 'staged_key', 'stage_cached', 'stage_site', 'build_docs',
+           'gpu_cells', 'has_gpu_record', 'execute_cells', 'record_gpu', 'missing_gpu_outputs', 'main']
 
 # %% ../nbs/97_docs.ipynb #1df5d1a2
 def repo_root() -> Path:
@@ -53,8 +54,9 @@ def split_directives(source: str) -> tuple[dict[str, str], str]:
 class NotebookError(RuntimeError):
     "A notebook cell failed while the docs were being built."
 
-def _gpu_note(has_output: bool) -> str:
+def _gpu_note(has_output: bool, ran_silent: bool = False) -> str:
     return ('<small>GPU cell — output recorded on a GPU machine.</small>' if has_output else
+            '<small>GPU cell — run on a GPU machine; it prints nothing.</small>' if ran_silent else
             '<small>GPU cell — needs a GPU; not run for this build, and no recorded output yet.</small>')
 
 _WRITEFILE = re.compile(r'^%%writefile(?:\s+-a|\s+--append)?\s+(\S+)')
@@ -88,7 +90,8 @@ def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: 
                     raise NotebookError(f"{src.name}, code cell {code_i}: {errs[0].get('ename')}: {errs[0].get('evalue')}")
                 cell.outputs = [nbformat.from_dict(o) for o in outs]; n_run += 1
             if 'hide' in dirs or not body: continue
-            if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(_gpu_note(bool(cell.get('outputs')))))
+            if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(
+                _gpu_note(bool(cell.get('outputs')), cell.get('metadata', {}).get('flashinfer_nb', {}).get('gpu_output') == 'none')))
             if (as_src := source_lexer_cell(body)) is not None: cells.append(as_src); continue   # its output says only 'Writing …'
             cell.source, cell.execution_count = body, None
             for o in cell.get('outputs', []):
@@ -298,9 +301,88 @@ def build_docs(out: Path | str | None = None, execute: bool = True, gpu: bool | 
     if warnings: print(f"docs: {len(warnings)} Sphinx warning(s), in {warn_file}; first: {warnings[0]}")
     return out
 
+# %% ../nbs/97_docs.ipynb #gpu-evid
+GPU_MARK = 'flashinfer_nb'   # cell metadata key (nbdev-clean keeps it: allowed_cell_metadata_keys in pyproject.toml)
+
+def _code_cells(nb) -> list: return [c for c in nb.cells if c.cell_type == 'code']
+
+def gpu_cells(path: Path | str) -> list[int]:
+    "Positions (among code cells) of the GPU cells of notebook `path` whose output documents something: run by nbdev-test on a GPU only, `#| test` cells left out."
+    import nbformat
+    code = _code_cells(nbformat.read(path, as_version=4))
+    return sorted(i for i in runnable_code_cells(path, True) - runnable_code_cells(path, False)
+                  if 'test' not in split_directives(code[i].source)[0])
+
+def has_gpu_record(cell) -> bool:
+    "True when `cell` holds outputs recorded on a GPU, or is marked as run there without output."
+    return bool(cell.get('outputs')) or cell.get('metadata', {}).get(GPU_MARK, {}).get('gpu_output') == 'none'
+
+def execute_cells(path: Path | str, run: set[int]) -> dict[int, list]:
+    "Run the code cells at positions `run` of notebook `path`, in order, in a fresh shell from its folder: position -> outputs. `NotebookError` when one fails."
+    import nbformat
+    from execnb.shell import CaptureShell
+    path = Path(path).resolve()
+    code, shell, cwd, outs = _code_cells(nbformat.read(path, as_version=4)), CaptureShell(path), os.getcwd(), {}
+    try:
+        os.chdir(path.parent)
+        for i, cell in enumerate(code):
+            if i not in run: continue
+            o = shell.run(cell.source)
+            if errs := [x for x in o if x.get('output_type') == 'error']:
+                raise NotebookError(f"{path.name}, code cell {i}: {errs[0].get('ename')}: {errs[0].get('evalue')}")
+            outs[i] = o
+    finally: os.chdir(cwd)
+    return outs
+
+def _clean_output(o) -> dict:
+    import nbformat
+    o = nbformat.from_dict(dict(o))
+    o.pop('transient', None)
+    return o
+
+def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | None = None) -> list[dict]:
+    "Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_cells`)."
+    import nbformat
+    from nbdev.clean import nbdev_clean
+    paths = [Path(p) for p in paths] if paths else [p for p in page_notebooks(repo_root()/'nbs') if gpu_cells(p)]
+    reports = []
+    for path in paths:
+        cells, t0 = gpu_cells(path), time.perf_counter()
+        if not cells: reports.append(dict(notebook=path.name, gpu_cells=0, with_output=0, seconds=0.0)); continue
+        outs = (execute or execute_cells)(path, runnable_code_cells(path, True))
+        nb = nbformat.read(path, as_version=4)
+        code = _code_cells(nb)
+        for i in cells:
+            cell, got = code[i], [_clean_output(o) for o in outs.get(i, [])]
+            cell.outputs = got
+            meta = {k: v for k, v in cell.metadata.get(GPU_MARK, {}).items() if k != 'gpu_output'}
+            if not got: meta['gpu_output'] = 'none'
+            if meta: cell.metadata[GPU_MARK] = meta
+            else: cell.metadata.pop(GPU_MARK, None)
+        nbformat.write(nb, path)
+        nbdev_clean(fname=str(path))   # the committed form: nbdev-clean's policy, byte for byte
+        if copy_to: Path(copy_to).mkdir(parents=True, exist_ok=True); shutil.copy2(path, Path(copy_to)/path.name)
+        reports.append(dict(notebook=path.name, gpu_cells=len(cells), with_output=sum(bool(code[i].outputs) for i in cells),
+                            seconds=round(time.perf_counter() - t0, 1)))
+    return reports
+
+def missing_gpu_outputs(paths: list | None = None) -> list[str]:
+    "One line per GPU cell with no recorded output, in `paths` (default: every page notebook)."
+    import nbformat
+    root = repo_root()
+    out = []
+    for path in [Path(p) for p in paths] if paths else page_notebooks(root/'nbs'):
+        code = _code_cells(nbformat.read(path, as_version=4))
+        for i in gpu_cells(path):
+            if has_gpu_record(code[i]): continue
+            first = next((l for l in split_directives(code[i].source)[1].splitlines() if l.strip()), '')
+            name = path.relative_to(root) if path.resolve().is_relative_to(root) else path
+            out.append(f"{name}: code cell {i} (id {code[i].get('id', '?')}): {first[:80]}")
+    return out
+
 # %% ../nbs/97_docs.ipynb #46437030
 def main(argv: list[str] | None = None) -> int:
-    "`python -m flashinfer_nb.docs build [--out DIR] [--no-execute]`, or `stage NB DST` (one notebook, used by `build`)."
+    "`python -m flashinfer_nb.docs build [--out DIR] [--no-execute]`, `stage NB DST` (one notebook, used by `build`), `record-gpu [NB ...]`, `check-gpu-outputs [NB ...]`."
     import argparse
     p = argparse.ArgumentParser(prog='python -m flashinfer_nb.docs', description=main.__doc__)
     sub = p.add_subparsers(dest='cmd', required=True)
@@ -310,9 +392,31 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser('stage', help='stage one notebook as a page')
     s.add_argument('src'); s.add_argument('dst')
     s.add_argument('--gpu', action='store_true'); s.add_argument('--no-execute', action='store_true')
+    r = sub.add_parser('record-gpu', help="on a GPU machine: execute notebooks and write their GPU cells' outputs back")
+    r.add_argument('notebooks', nargs='*', help='default: every page notebook with a GPU cell')
+    r.add_argument('--copy-to', help='also copy each recorded notebook into this folder')
+    c = sub.add_parser('check-gpu-outputs', help='list the GPU cells with no recorded output; exit 1 if there is one')
+    c.add_argument('notebooks', nargs='*', help='default: every page notebook')
     a = p.parse_args(argv)
     if a.cmd == 'build': build_docs(a.out, execute=not a.no_execute)
-    else: print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
+    elif a.cmd == 'stage': print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
+    elif a.cmd == 'record-gpu':
+        from flashinfer_nb.magics import _cuda_available
+        if not _cuda_available():
+            print("record-gpu: no CUDA GPU here (torch sees none); GPU outputs are recorded on a GPU machine", file=sys.stderr); return 2
+        for rep in record_gpu(a.notebooks, copy_to=a.copy_to):
+            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)")
+        left = missing_gpu_outputs(a.notebooks or None)
+        if left: print('\n'.join(['still without a recorded output:', *left]), file=sys.stderr); return 1
+    else:
+        left = missing_gpu_outputs(a.notebooks or None)
+        if left:
+            n_nb = len({l.split(':')[0] for l in left})
+            print('\n'.join(left))
+            print(f"{len(left)} GPU cell(s) in {n_nb} notebook(s) have no recorded output; on a GPU machine: "
+                  f"python -m flashinfer_nb.docs record-gpu [NB ...] (or .ci/gpu.sh record)", file=sys.stderr)
+            return 1
+        print('every GPU cell has a recorded output')
     return 0
 
 # %% ../nbs/97_docs.ipynb #918dddee

@@ -142,6 +142,72 @@ def test_pages_execute_in_a_private_workspace(tmp_path):
     assert os.path.expanduser('~') not in out
 
 
+import re
+from flashinfer_nb.docs import record_gpu, missing_gpu_outputs, gpu_cells, NotebookError, main as docs_main
+
+def _gpu_nb(path):
+    "A notebook with a CPU cell (stored output), two GPU cells, a GPU magic cell that prints nothing, a GPU test cell."
+    nb = nbformat.v4.new_notebook(metadata={'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}})
+    cpu = nbformat.v4.new_code_cell('x = 2\nprint(x)', outputs=[nbformat.v4.new_output('stream', name='stdout', text='2\n')])
+    nb.cells = [nbformat.v4.new_markdown_cell('# t'), cpu,
+                nbformat.v4.new_code_cell("#| cuda\nimport torch\ntorch.ones(2, device='cuda') * x"),
+                nbformat.v4.new_code_cell('%%capture\n#| cuda\ny = 1'),
+                nbformat.v4.new_code_cell('#| test\n#| cuda\ndef test_gpu(): pass'),
+                nbformat.v4.new_code_cell("#| cuda\nprint('on', torch.cuda.get_device_name())")]
+    for k, c in enumerate(nb.cells): c.id = f"cell{k}"
+    nbformat.write(nb, path); return path
+
+def _fake_gpu(path, run):
+    "What a GPU run returns: execution counts, output metadata, transient ids, an object address — all churn to drop."
+    assert run == {0, 1, 2, 3, 4}, run   # every cell nbdev-test runs on a GPU, in order
+    return {0: [dict(output_type='stream', name='stdout', text='2 (rerun)\n')],
+            1: [dict(output_type='execute_result', execution_count=7, metadata={'scrolled': True},
+                     data={'text/plain': "tensor([2., 2.], device='cuda:0')"})],
+            2: [], 3: [],
+            4: [dict(output_type='display_data', metadata={}, transient={'display_id': 'abc'},
+                     data={'text/plain': 'on NVIDIA H200 <torch.cuda.Device object at 0x7f12deadbeef>'})]}
+
+def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
+    nbs = tmp_path/'nbs'; nbs.mkdir()
+    path = _gpu_nb(nbs/'10_x.ipynb')
+    assert gpu_cells(path) == [1, 2, 4]   # not the CPU cell, not the test cell
+    assert len(missing_gpu_outputs([path])) == 3 and docs_main(['check-gpu-outputs', str(path)]) == 1
+    rep, = record_gpu([path], execute=_fake_gpu, copy_to=tmp_path/'copy')
+    assert rep == dict(notebook='10_x.ipynb', gpu_cells=3, with_output=2, seconds=rep['seconds'])
+    raw = path.read_text()
+    nb = nbformat.read(path, as_version=4); code = [c for c in nb.cells if c.cell_type == 'code']
+    assert code[0].outputs[0]['text'] == '2\n'                                    # the CPU cell keeps its output
+    assert code[1].outputs[0]['data']['text/plain'] == "tensor([2., 2.], device='cuda:0')"
+    assert code[1].outputs[0]['execution_count'] is None and code[1].outputs[0]['metadata'] == {}   # nbdev-clean's policy
+    assert code[2].outputs == [] and code[2].metadata == {'flashinfer_nb': {'gpu_output': 'none'}}
+    assert code[3].outputs == [] and code[3].metadata == {}                        # the test cell: untouched
+    assert 'transient' not in code[4].outputs[0] and '0x7f12deadbeef' not in raw and 'on NVIDIA H200' in raw
+    assert all(c.execution_count is None for c in code) and '"execution_count": 7' not in raw
+    assert missing_gpu_outputs([path]) == [] and docs_main(['check-gpu-outputs', str(path)]) == 0
+    assert (tmp_path/'copy'/'10_x.ipynb').read_text() == raw
+    # what check_sync.sh does to it (nbdev-clean) changes nothing; a second recording of the same outputs neither
+    subprocess.run([str(Path(sys.executable).with_name('nbdev-clean')), '--fname', str(path)], cwd=repo_root(), check=True)
+    assert path.read_text() == raw
+    record_gpu([path], execute=_fake_gpu)
+    assert path.read_text() == raw
+    # and nbval (lax) accepts it on a CPU machine: the GPU cells skipped, the recorded outputs not "unrun reference" errors
+    shutil.copy(repo_root()/'nbs'/'conftest.py', nbs/'conftest.py')
+    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--nbval-lax', '--nbval-current-env', '-rs', str(path)],
+                       cwd=repo_root(), capture_output=True, text=True)
+    assert r.returncode == 0 and re.search(r'\b1 passed, 4 skipped', r.stdout), r.stdout + r.stderr
+
+def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
+    path = _gpu_nb(tmp_path/'10_x.ipynb'); before = path.read_text()
+    def failing(path, run): raise NotebookError('10_x.ipynb, code cell 1: RuntimeError: CUDA error')
+    with pytest.raises(NotebookError, match='code cell 1'): record_gpu([path], execute=failing)
+    assert path.read_text() == before
+
+def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
+    from flashinfer_nb import magics
+    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason='no chromium binary (apt-get install chromium, or set FLASHINFER_NB_CHROMIUM)')
 def test_docs_render_in_headless_chromium(site, tmp_path):
     from playwright.sync_api import sync_playwright
