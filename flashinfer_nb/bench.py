@@ -104,8 +104,8 @@ LOG2_SIZES = {'--log2-sizes': dict(type=int, nargs='+', default=[20, 22, 24, 26,
                                    help='elementwise routines (scale, ...): tensors of 2^K elements')}
 
 def load_routines() -> dict[str, Routine]:
-    "Every registered routine: importing the package imports every op, and each op registers its own."
-    import flashinfer_nb  # noqa: F401
+    "Every registered routine: every op's module is imported, and each op registers its own."
+    import flashinfer_nb; flashinfer_nb.import_ops()
     return ROUTINES
 
 # %% ../nbs/04a_bench.ipynb #c011

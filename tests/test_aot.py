@@ -119,10 +119,18 @@ def test_mismatch_falls_back_to_jit_with_notice(aot_dir, fresh_env, monkeypatch)
 def test_list_modules(aot_dir, fresh_env, monkeypatch, capsys):
     d, _ = aot_dir
     assert main(['list-modules', '--arch', '9.0a']) == 0
-    assert re.search(r'^scale\s+sm_90a\s+missing', capsys.readouterr().out, re.M)
+    out = capsys.readouterr().out
+    assert re.search(r'^scale\s+sm_90a\s+JIT \(built on first use\)\s+-$', out, re.M) and 'missing' not in out, out
+    assert re.search(r'^JIT: compiled into the JIT cache .* on the op.s first call', out, re.M), out
     monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d))
     assert main(['list-modules', '--arch', '9.0a']) == 0
-    assert re.search(rf'^scale\s+sm_90a\s+aot\s+{re.escape(str(d))}', capsys.readouterr().out, re.M)
+    assert re.search(rf'^scale\s+sm_90a\s+AOT\s+{re.escape(str(d))}', capsys.readouterr().out, re.M)
+    from flashinfer_nb.aot import target_archs
+    from flashinfer_nb.scale import gen_scale_module
+    monkeypatch.delenv('FLASHINFER_NB_AOT_DIR')
+    with target_archs('9.0a'): gen_scale_module().build()   # compiled into the (fresh) JIT cache
+    assert main(['list-modules', '--arch', '9.0a']) == 0
+    assert re.search(r'^scale\s+sm_90a\s+cached\s+\S+\.so$', capsys.readouterr().out, re.M)
 
 def test_explain_command(aot_dir, fresh_env, monkeypatch, capsys):
     d, _ = aot_dir

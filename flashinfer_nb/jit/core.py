@@ -14,8 +14,8 @@ from .compilation_context import CompilationContext, current_compilation_context
 # %% auto #0
 __all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'cuda_include_dir',
            'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes',
-           'first_compiler_error', 'build_failure_cause', 'JitCompileError', 'lock_wait_message', 'file_lock',
-           'default_jobs', 'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus',
+           'first_compiler_error', 'build_failure_cause', 'strip_ansi', 'JitCompileError', 'lock_wait_message',
+           'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus',
            'flag_include_dirs', 'absolute_include_flags', 'compiler_environment', 'terminate_builds',
            'effective_launcher', 'JitSpec', 'gen_jit_spec', 'generated_source']
 
@@ -151,9 +151,16 @@ def build_failure_cause(log: str) -> str | None:
         if m := r.search(log): return say(m)
     return None
 
+_ANSI = re.compile(r'\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]')
+
+def strip_ansi(text: str) -> str:
+    "`text` without terminal escape sequences (colours that ninja or a compiler add when they think a terminal reads them)."
+    return _ANSI.sub('', text)
+
 class JitCompileError(RuntimeError):
     "A module failed to build. `.file`, `.line`, `.message`: the first error; `.log`: the whole build output."
     def __init__(self, name: str, log: str, log_path: Path | None = None):
+        log = strip_ansi(log)
         self.name, self.log, self.log_path = name, log, log_path
         first = first_compiler_error(log)
         self.file, self.line, self.message = first if first else ('', None, '')
@@ -662,7 +669,7 @@ class JitSpec:
                 if verbose: sys.stderr.write(line)  # stream, so long builds show their progress
                 status.feed(line)
                 out.append(line)
-            rc, log = proc.wait(), ''.join(out)
+            rc, log = proc.wait(), strip_ansi(''.join(out))   # the log file and reports: plain text
         except BaseException:  # e.g. KeyboardInterrupt: SIGTERM makes ninja stop its compilers, then we let go
             proc.terminate()
             try: proc.wait(timeout=10)
