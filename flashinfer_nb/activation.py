@@ -53,7 +53,7 @@ for _act in ACTIVATIONS:  # one pre-built module per built-in activation
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
-@supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])
+@supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])   # = `supported_cc` in csrc/tvm_ffi_utils.h
 def _check_act_and_mul(input, out=None):
     check_tensor('input', input, dtypes=ACT_DTYPES, contiguous=False, last_dim_contiguous=True)
     if input.dim() == 0: raise ValueError("input must have at least one dimension (..., 2 * d), got a 0-d tensor")
@@ -67,11 +67,27 @@ def _check_act_and_mul(input, out=None):
         if memory_overlap(out, input) != 'none':
             raise ValueError("out must not overlap input (the kernel reads the halves of a row while writing out)")
 
-def _act_and_mul(act_name, input, out):
+# The call boundary (issue 19), as in nbs/11_norm.ipynb: the binding (csrc/act_and_mul.jinja) checks every
+# input the Python checks refuse and raises before launching; only then do the Python checks run, for their
+# clearer error. `_fns` holds each loaded module function once a first, checked call has loaded it.
+_fns: dict = {}
+
+def _act_slow(op, act_name, input, out, skip_check):
+    if not skip_check: op.check(input, out)
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
-        getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')(as_rows(out, 'out'), as_rows(input, 'input'))
+        f = _fns[act_name] = getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')
+        f(as_rows(out, 'out'), as_rows(input, 'input'))
     return out
+
+def _act_and_mul(op, act_name, input, out, skip_check):
+    if (f := _fns.get(act_name)) is not None:
+        try:
+            o = input.new_empty((*input.shape[:-1], input.shape[-1] // 2)) if out is None else out
+            f(o, input)
+            return o
+        except Exception: pass
+    return _act_slow(op, act_name, input, out, skip_check)
 
 _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
 
@@ -126,19 +142,19 @@ gelu_tanh_and_mul_trace = _act_trace('gelu_tanh', gelu_tanh_and_mul_reference)
 
 # %% ../nbs/12_activation.ipynb #4faa9084
 @flashinfer_api(trace=silu_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('silu', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check)
 
 @flashinfer_api(trace=gelu_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('gelu', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check)
 
 @flashinfer_api(trace=gelu_tanh_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('gelu_tanh', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check)
 
 silu_and_mul.__doc__ = _DOC.format(f='silu', name='silu_and_mul', extra=', with ``silu(a) = a * sigmoid(a)``.')
 gelu_and_mul.__doc__ = _DOC.format(f='gelu', name='gelu_and_mul', extra=', with the exact (erf) GELU.')
