@@ -18,7 +18,7 @@ __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 
            'gemma_fused_add_rmsnorm_trace', 'gen_norm_module', 'get_norm_module', 'rmsnorm_reference',
            'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
            'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
-           'fused_add_rmsnorm_bench_cases']
+           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases']
 
 # %% ../nbs/11_norm.ipynb #05fafaab
 def gen_norm_module() -> JitSpec:
@@ -297,3 +297,24 @@ def rmsnorm_bench_cases(args):
 def fused_add_rmsnorm_bench_cases(args):
     "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
     yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)
+from .bench import bench_host_time
+
+def _boundary_inputs(rows: int, d: int, dtype: str) -> dict:
+    return dict(_norm_inputs(rows, d, dtype, False), fn=get_norm_module().rmsnorm)
+
+@bench_routine('call_boundary',
+               backends={'flashinfer_nb': lambda input, weight, out, fn: rmsnorm(input, weight, 1e-6, out=out),
+                         'skip_check': lambda input, weight, out, fn: rmsnorm(input, weight, 1e-6, out=out, skip_check=True),
+                         'module_fn': lambda input, weight, out, fn: (fn(out, input, weight, 1e-6, 0.0, 0), out)[1],
+                         'torch': lambda input, weight, out, fn: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
+               arguments={'--call-boundary-shapes': dict(nargs='+', default=['1x4096'], metavar='ROWSxD',
+                                                         help='call_boundary: ROWSxHIDDEN shapes (decode: few rows)')},
+               dtypes=('bfloat16',), reference=lambda input, weight, out, fn: rmsnorm_reference(input, weight),
+               timer=bench_host_time, x_label='elements (rows x hidden)',
+               description='host µs per rmsnorm call (out= given): checks on, skip_check, the bare module function, torch')
+def call_boundary_bench_cases(args):
+    "Host wall clock per call, 2000 back-to-back calls per sample: what the Python layer costs above the binding."
+    for dtype in args.dtype:
+        for rows, d in _parse_shapes(args.call_boundary_shapes):
+            yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_boundary_inputs, rows, d, dtype),
+                            params=dict(rows=rows, hidden=d, dtype=dtype), x=rows * d, series=dtype)
