@@ -27,11 +27,11 @@ def fi_modules(root: Path):
     if not (data/'csrc'/'norm.cu').exists():
         sys.exit(f"FLASHINFER_WHEEL_DIR={root}: no flashinfer/data/csrc/norm.cu there (extract the wheel, see the docstring)")
     inc = [data/'include', data/'csrc', data/'cutlass'/'include', data/'cutlass'/'tools'/'util'/'include', data/'spdlog'/'include']
-    # their trtllm helpers include <cublasLt.h> / <cublas_v2.h> but use nothing from them: empty stand-ins
-    # for toolkits without cuBLAS headers
+    # their trtllm helpers include <cublasLt.h>, <cublas_v2.h> and <curand_kernel.h> but use nothing from
+    # them: empty stand-ins, for toolkits without those libraries' headers
     stub = gen_jit_spec('fi072_stub', [])
     inc.append(generated_source(stub, 'cublasLt.h', '#pragma once\n').parent)
-    generated_source(stub, 'cublas_v2.h', '#pragma once\n')
+    for h in ('cublas_v2.h', 'curand_kernel.h'): generated_source(stub, h, '#pragma once\n')
     norm = gen_jit_spec('fi072_norm', [data/'csrc'/'norm.cu', data/'csrc'/'flashinfer_norm_binding.cu'],
                         extra_cuda_cflags=['-DENABLE_BF16', '-DENABLE_FP8'], extra_include_dirs=inc).build_and_load()
     import jinja2
