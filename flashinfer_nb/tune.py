@@ -14,7 +14,8 @@ from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 # %% auto #0
 __all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
            'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry', 'reload_db',
-           'current_gpu', 'lookup', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
+           'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner',
+           'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -174,12 +175,17 @@ def write_db_entry(path, gpu: str, op: str, dtype, bucket, config: dict, **info)
 
 _merged: dict | None = None
 _db_warned: set = set()
+_generation = 0
 
 def reload_db() -> None:
     "Forget the databases read so far: the next lookup reads them again (after editing a file by hand)."
-    global _merged
-    _merged = None
+    global _merged, _generation
+    _merged, _generation = None, _generation + 1
     _lookup_memo.clear()
+
+def db_generation() -> int:
+    "A counter `reload_db` bumps: an op that memoises its own picks clears them when it changes."
+    return _generation
 
 def _load_merged() -> dict:
     "(gpu, op, dtype, bucket) -> entry: the shipped database, overridden entry by entry by the user's."
@@ -202,7 +208,8 @@ def _load_merged() -> dict:
     return _merged
 
 @functools.cache
-def _gpu_name(index: int) -> str | None:
+def gpu_name(index: int) -> str | None:
+    "The name of CUDA device `index` (memoised), or None without a GPU."
     try:
         import torch
         return torch.cuda.get_device_name(index) if torch.cuda.is_available() else None
@@ -214,7 +221,7 @@ def current_gpu() -> str | None:
         import torch
         idx = torch.cuda.current_device() if torch.cuda.is_available() else 0
     except Exception: return None
-    return _gpu_name(idx)
+    return gpu_name(idx)
 
 _lookup_memo: dict = {}
 
