@@ -8,7 +8,8 @@ import concurrent.futures as cf, datetime, functools, html, itertools, json, mat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-from .jit.core import JitSpec, BuildStatus, default_jobs, terminate_builds, write_if_different, file_lock
+from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, write_if_different, file_lock,
+                                    nvcc_version, host_compiler_version, job_slot_prefix)
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
@@ -515,6 +516,8 @@ class Tuner:
         result = result or TuneResult(self.op, trials, [])
         live = live or _Live(False, '')
         if not todo: return trials
+        try: nvcc_version(); host_compiler_version(); job_slot_prefix()   # shared files written here first: threads writing one at once collide
+        except Exception: pass                          # (no nvcc: each build says so itself)
         old_show, BuildStatus.show_in_terminal = BuildStatus.show_in_terminal, False
         pool = cf.ThreadPoolExecutor(max_workers=jobs or max(1, min(default_jobs(), len(todo))), thread_name_prefix='tune')
         futs = {}
