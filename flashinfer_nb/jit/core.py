@@ -435,9 +435,10 @@ def _fresh_alias(lib: Path) -> Path:
     return alias
 _running_builds: set = set()  # ninja processes this process's builds are waiting on
 
-def terminate_builds() -> int:
-    "Stop every build in progress in this process (SIGTERM: ninja stops its compilers); for UIs that build in a thread."
-    procs = list(_running_builds)
+def terminate_builds(build_dir: Path | str | None = None) -> int:
+    """Stop every build in progress in this process (SIGTERM: ninja stops its compilers); for UIs that build in a thread.
+    With `build_dir` (a `JitSpec.build_dir`), only that module's build (the autotuner's per-configuration timeout)."""
+    procs = [p for p in _running_builds if build_dir is None or str(build_dir) in p.args]
     for p in procs: p.terminate()
     return len(procs)
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
