@@ -27,10 +27,10 @@ ACTIVATIONS: dict[str, str] = {
                   'return x / (1.0f + __expf(-2.0f * u));'),
 }
 
-def _render(act_name: str, act_func_body: str) -> str:
+def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:
     import jinja2  # only when a module is generated: keeps `import flashinfer_nb` cheap
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env.from_string((CSRC_DIR/'act_and_mul.jinja').read_text()).render(act_name=act_name, act_func_body=act_func_body)
+    return env.from_string((CSRC_DIR/template).read_text()).render(act_name=act_name, act_func_body=act_func_body)
 
 def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None) -> JitSpec:
     """JIT spec of `<act_name>_and_mul`. `act_func_body` is the CUDA body of `float apply(float x)`
@@ -40,7 +40,10 @@ def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, cont
         if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
         act_func_body = ACTIVATIONS[act_name]
     spec = gen_jit_spec(f'{act_name}_and_mul', [], supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
-    spec.sources = [generated_source(spec, f'{act_name}_and_mul.cu', _render(act_name, act_func_body))]
+    # two TUs built side by side: the kernels (nvcc, no TVM-FFI header) and the checks + export (host C++, c++)
+    spec.sources = [generated_source(spec, f'{act_name}_and_mul_kernels.cu',
+                                     _render(act_name, act_func_body, 'act_and_mul_kernels.jinja')),
+                    generated_source(spec, f'{act_name}_and_mul.cpp', _render(act_name, act_func_body))]
     return spec
 
 @functools.cache

@@ -136,8 +136,10 @@ def test_act_and_mul_rejects_cpu_input():
         with pytest.raises(TypeError, match='torch.Tensor'): fn([1.0, 2.0])
 
 def test_render_and_names():
-    src = _render('silu', ACTIVATIONS['silu'])
-    assert 'struct silu_functor' in src and '__expf(-x)' in src and 'TVM_FFI_DLL_EXPORT_TYPED_FUNC(silu_and_mul' in src
+    kernels, host = _render('silu', ACTIVATIONS['silu'], 'act_and_mul_kernels.jinja'), _render('silu', ACTIVATIONS['silu'])
+    assert 'struct silu_functor {' in kernels and '__expf(-x)' in kernels and 'ActAndMulLauncher<T, flashinfer_nb_act::silu_functor>' in kernels
+    assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC(silu_and_mul' in host and 'struct silu_functor;' in host
+    assert 'tvm_ffi' not in kernels and '.cuh' not in host and '__expf' not in host   # nvcc never sees TVM-FFI; c++ no device code
     with pytest.raises(ValueError, match='unknown activation'): gen_act_and_mul_module('swish')
     with pytest.raises(ValueError, match='C identifier'): gen_act_and_mul_module('bad-name', 'return x;')
 
@@ -166,7 +168,7 @@ def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     ctx = CompilationContext('9.0a')
     a = gen_act_and_mul_module('mine', 'return x;', context=ctx)
     b = gen_act_and_mul_module('mine', 'return 2.0f * x;', context=ctx)
-    assert a.sources[0] != b.sources[0] and a.sources[0].name == b.sources[0].name == 'mine_and_mul.cu'
+    assert a.sources[0] != b.sources[0] and a.sources[0].name == b.sources[0].name == 'mine_and_mul_kernels.cu'
     assert 'return x;' in a.sources[0].read_text() and 'return 2.0f * x;' in b.sources[0].read_text()
     assert a.content_key()[0] != b.content_key()[0]
     assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file

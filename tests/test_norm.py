@@ -227,9 +227,15 @@ def test_norm_bench_routines_registered():
 @needs_nvcc
 def test_norm_module_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
-    from flashinfer_nb.jit.core import gen_jit_spec
-    from flashinfer_nb.jit.env import CSRC_DIR
-    spec = gen_jit_spec('norm', [CSRC_DIR/'norm.cu', CSRC_DIR/'norm_jit_binding.cu'], context=CompilationContext('9.0a'))
+    from flashinfer_nb.jit.core import scan_includes
+    from flashinfer_nb.jit.env import CSRC_DIR, INCLUDE_DIR
+    spec = gen_norm_module(context=CompilationContext('9.0a'))
+    # device TUs never parse TVM-FFI, host TUs never parse device code: that is what makes the build parallel and short
+    for src in spec.sources:
+        names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
+        if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
+        else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 6
     lib = spec.build()
     mod = spec.load(lib)
     with pytest.raises(ValueError, match='CUDA'):

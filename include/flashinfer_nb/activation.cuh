@@ -7,6 +7,7 @@
 #pragma once
 #include <type_traits>
 
+#include "activation_launch.h"
 #include "vec.cuh"
 
 namespace flashinfer_nb {

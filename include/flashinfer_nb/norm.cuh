@@ -13,22 +13,12 @@
 // thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay coalesced.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
+#include "norm_launch.h"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
 
 namespace norm_detail {
-
-struct NormParams {
-  const void* input;  // rows x d, row stride in_stride (elements)
-  void* residual;     // fused only: rows x d, row stride res_stride
-  void* out;          // rows x d, row stride out_stride (fused: the input buffer)
-  const void* weight;  // d, contiguous
-  int64_t in_stride, res_stride, out_stride;
-  int64_t rows;
-  int d;
-  float eps, weight_bias;
-};
 
 // kGroup > 0: kGroup (<= 32, a power of two) threads per row, blockDim.x / kGroup rows per block.
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.

@@ -1,12 +1,12 @@
-// Launchers for the RMSNorm family: check the tensors, then hand raw pointers to
-// include/flashinfer_nb/norm.cuh. Rows may be strided; the last dimension must be contiguous; leading
+// Launchers for the RMSNorm family (host C++, compiled by c++): check the tensors, then hand raw pointers to
+// the kernels of include/flashinfer_nb/norm.cuh. Rows may be strided; the last dimension must be contiguous; leading
 // dimensions are flattened into rows here (when they can be without a copy).
 //
 // These checks are the call boundary's first line (issue 19): the Python op calls this binding straight
 // away and runs its own checks only when the binding raises, to replace the error with its clearer one. So
 // every input the Python checks refuse, this file refuses too (nothing is launched then), and the checks are
 // O(ndim) integer compares on the DLPack headers.
-#include <flashinfer_nb/norm.cuh>
+#include <flashinfer_nb/norm_launch.h>  // declarations only: the kernels build in their own nvcc TUs
 
 #include "tvm_ffi_utils.h"
 
