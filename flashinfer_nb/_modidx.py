@@ -719,6 +719,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                        'flashinfer_nb.profile.parse_ncu_raw': ('profile.html#parse_ncu_raw', 'flashinfer_nb/profile.py'),
                                        'flashinfer_nb.profile.parse_sanitizer_errors': ( 'profile.html#parse_sanitizer_errors',
                                                                                          'flashinfer_nb/profile.py'),
+                                       'flashinfer_nb.profile.profile_sweep': ('profile.html#profile_sweep', 'flashinfer_nb/profile.py'),
                                        'flashinfer_nb.profile.run_child': ('profile.html#run_child', 'flashinfer_nb/profile.py'),
                                        'flashinfer_nb.profile.sanitize': ('profile.html#sanitize', 'flashinfer_nb/profile.py'),
                                        'flashinfer_nb.profile.short_kernel': ('profile.html#short_kernel', 'flashinfer_nb/profile.py'),

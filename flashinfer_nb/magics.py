@@ -995,6 +995,7 @@ class CudaMagics(Magics):
     @argument('--compare', default=None, help='A,B: two names of the cell\'s fns; an A/B verdict per size (interleaved rounds)')
     @argument('--rounds', type=int, default=10, help='with --compare: rounds per side (>= 6)')
     @argument('--roofline', action='store_true', help='plot every point under this GPU\'s roofline (the cell defines flops)')
+    @argument('--profile', action='store_true', help='then each of fns under Nsight Compute at the largest size (%%ncu per callable)')
     @argument('-o', '--out', default=None, help='store the records in this variable')
     @cell_magic
     def bench(self, line, cell):
@@ -1009,9 +1010,17 @@ class CudaMagics(Magics):
         pair = tuple(x.strip() for x in args.compare.split(',')) if args.compare else None
         try: check_bench_options(ns['fns'], pair, args.roofline, ns.get('nbytes'), ns.get('flops'))
         except ValueError as e: raise UsageError(f"%%bench: {e}") from None
+        if args.profile and not isinstance(ns['fns'], dict):
+            raise UsageError("%%bench --profile: the cell's fns must be a dict name -> callable (each is profiled by name)")
         records = bench(ns['fns'], ns['sizes'], ns['make_args'], nbytes=ns.get('nbytes'), flops=ns.get('flops'),
                         ceiling=not args.no_ceiling, title=args.title, path=args.plot, compare=pair,
                         rounds=args.rounds, roofline=args.roofline)
+        if args.profile:   # flashinfer_nb.profile builds on this module: imported when used
+            from flashinfer_nb.profile import profile_sweep
+            from IPython.display import Markdown
+            size = list(ns['sizes'])[-1]
+            for name, res in profile_sweep(strip_directives(cell), self.shell.user_ns, list(ns['fns'])).items():
+                display(Markdown(f"**Nsight Compute: `{name}` at size {size}**"), res)
         if args.out: self.shell.user_ns[args.out] = records
 
 def load_ipython_extension(ip):

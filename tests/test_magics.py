@@ -365,7 +365,15 @@ def test_bench_magic_compare_and_roofline(monkeypatch):
     assert [r['verdict'] for r in ip.user_ns['recs']] == [None, None, 'FASTER', 'FASTER']
     assert (drawn['tbps'], drawn['tflops']) == (4.0, 800.0) and sorted(drawn['pts']) == ['fast @ 1', 'fast @ 2', 'slow @ 1', 'slow @ 2']
     assert all(p['bound'] == 'memory' for p in drawn['pts'].values()) and '<roofline>' in text
+    from flashinfer_nb import profile
+    ran = []
+    monkeypatch.setattr(profile, 'ncu_profile', lambda code, ns, setup='', **k: ran.append((code, setup.splitlines()[-1])) or f'<ncu {code}>')
+    with capture_output() as cap: ip.run_cell_magic('bench', '--profile --no-ceiling', cell)
+    assert ran == [("fns['slow'](*_fnb_args)", '_fnb_args = make_args(list(sizes)[-1])'), ("fns['fast'](*_fnb_args)", '_fnb_args = make_args(list(sizes)[-1])')]
+    shown = ''.join(o.data.get('text/plain', '') + o.data.get('text/markdown', '') for o in cap.outputs)
+    assert "Nsight Compute: `fast` at size 2" in shown and "<ncu fns['fast'](*_fnb_args)>" in shown, shown
     from IPython.core.error import UsageError
+    with pytest.raises(UsageError, match='must be a dict'): ip.run_cell_magic('bench', '--profile', cell.replace("fns = {'slow': slow, 'fast': fast}", 'fns = slow'))
     for bad, msg in [('--compare slow,nope', "two different names of the cell's fns"), ('--compare slow,slow', 'two different'),
                      ('--compare slow', 'two different')]:
         with pytest.raises(UsageError, match=msg): ip.run_cell_magic('bench', bad, cell)
