@@ -548,7 +548,9 @@ class JitSpec:
 
     def ldflags(self) -> list[str]:
         libdir = _tvm_ffi_paths()[1]
-        return ['-shared', f'-L{libdir}', '-ltvm_ffi', f'-Xlinker=-rpath,{libdir}',
+        # --no-undefined: a symbol no object defines (a kernel instantiation that no TU compiled, a missing library)
+        # fails the build here, naming it, rather than loading and failing at the first call
+        return ['-shared', '-Xlinker=--no-undefined', f'-L{libdir}', '-ltvm_ffi', f'-Xlinker=-rpath,{libdir}',
                 *_split_flags('extra_ldflags'), *self.extra_ldflags]
 
     # ---- the content key ----
