@@ -15,8 +15,8 @@ from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 # %% auto #0
 __all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
            'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry', 'reload_db',
-           'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner',
-           'tune']
+           'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
+           'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -239,6 +239,16 @@ def lookup(op: str, dtype, shape, *, gpu: str | None = None, default=None):
         hit = _lookup_memo[key] = None if entry is None else dict(entry['config'])
     return default if hit is None else dict(hit)
 
+def merge_db(src, dst) -> int:
+    "Copy every entry of database `src` into `dst` (e.g. a GPU run's file into the package's shipped one); returns the count."
+    n = 0
+    for gpu, ops in read_db(src).items():
+        for op, dts in ops.items():
+            for dt, buckets in dts.items():
+                for b, e in buckets.items():
+                    write_db_entry(dst, gpu, op, dt, b, e['config'], **{k: v for k, v in e.items() if k != 'config'}); n += 1
+    return n
+
 # %% ../nbs/15_tune.ipynb #t016
 def _first_line(e: BaseException | str) -> str:
     "The first non-empty line of an error (what the tables and the CSV show)."
@@ -332,10 +342,11 @@ class _Live:
     def __init__(self, enabled: bool, title: str):
         self.enabled, self.title, self.last, self.handle, self.widget = enabled, title, 0.0, None, None
         self.kernel = enabled and _in_kernel()
-        self.tty = enabled and not self.kernel
+        self.tty = enabled and not self.kernel and sys.stderr.isatty()   # elsewhere (a log): a line every 10 s
+        self.every = 0.25 if self.kernel or self.tty else 10.0
 
     def update(self, result: 'TuneResult', phase: str, force: bool = False):
-        if not self.enabled or (not force and time.monotonic() - self.last < 0.25): return
+        if not self.enabled or (not force and time.monotonic() - self.last < self.every): return
         self.last = time.monotonic()
         if self.kernel:
             from IPython.display import display, HTML
@@ -353,9 +364,9 @@ class _Live:
             bad = sum(t.failed for t in ts)
             w = 24; fill = int(w * done / max(n, 1))
             best = result.best_line()
-            sys.stderr.write(f"\r{self.title}: [{'#' * fill}{'.' * (w - fill)}] {done}/{n} {phase}, {bad} excluded"
-                             f"{', best ' + best if best else ''}, {time.monotonic() - result.t0:.0f} s".ljust(110)[:160])
-            if force: sys.stderr.write('\n')
+            line = (f"{self.title}: [{'#' * fill}{'.' * (w - fill)}] {done}/{n} {phase}, {bad} excluded"
+                    f"{', best ' + best if best else ''}, {time.monotonic() - result.t0:.0f} s")
+            sys.stderr.write(f"\r{line.ljust(110)[:160]}{chr(10) if force else ''}" if self.tty else line + '\n')
             sys.stderr.flush()
 
 # %% ../nbs/15_tune.ipynb #t020
@@ -380,6 +391,12 @@ class TuneResult:
         label = self.cases[0].label if shape is None else str(shape)
         t = self.best.get(label)
         return None if t is None else dict(t.config)
+
+    def module(self, shape=None):
+        "The compiled module of the best configuration for `shape` (default: the first shape), or None."
+        label = self.cases[0].label if shape is None else str(shape)
+        t = self.best.get(label)
+        return None if t is None else t.module
 
     def best_line(self) -> str:
         if not self.best: return ''
@@ -474,6 +491,7 @@ class Tuner:
         self.build, self.op = build, op or 'tune'
         self.configs = self.space.configs()      # an empty or contradictory space fails here, before compiling
         self.trials: dict[str, Trial] = {}
+        self.result: TuneResult | None = None    # the last `tune` run's
 
     def trial(self, config: dict) -> Trial:
         k = config_key(config)
@@ -674,6 +692,7 @@ class Tuner:
         res.elapsed_s = time.monotonic() - t0
         live.update(res, 'interrupted' if res.interrupted else 'done', force=True)
         self._persist(res, dtype, csv, db)
+        self.result = res
         return res
 
     def _time(self, res: TuneResult, call, timer, rounds, deadline, live):
@@ -725,8 +744,8 @@ class Tuner:
             if csv is None: ensure_private_dir(path.parent)
             from flashinfer_nb.testing import write_csv
             res.csv_path = write_csv(path, rows)
-        gpu = res.conditions.get('gpu_name')
-        gpu = gpu if gpu not in (None, '', 'unknown') else current_gpu()
+        gpu = current_gpu()     # torch's name, as `lookup` reads it (NVML's, in the conditions, is the fallback)
+        if gpu is None and res.conditions.get('gpu_name') not in (None, '', 'unknown'): gpu = res.conditions['gpu_name']
         if db is False or not res.best or gpu is None: return
         if dtype is None: res.notes.append('not recorded in the tuning database: give dtype='); return
         path = Path(db) if db is not None else user_db_path()

@@ -146,6 +146,36 @@ def test_database_lookup_override_fallback_and_warm_start(tmp_path, monkeypatch)
     assert entry['median_us'] == 128.1 and entry['shape'] == '4096'
     T.reload_db()
 
+def test_threads_write_shared_files_without_collisions(tmp_path):
+    # the tuner builds in threads of one process; the JIT's shared files (toolchain memo, job-slot script) are written
+    # by whichever build comes first: one temporary name per process made os.replace fail with FileNotFoundError
+    import threading
+    from flashinfer_nb.jit.core import write_if_different
+    errs = []
+    def w(i):
+        try:
+            for k in range(200): write_if_different(tmp_path/'f.json', f"{i} {k}")
+        except Exception as e: errs.append(e)
+    ts = [threading.Thread(target=w, args=(i,)) for i in range(8)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert not errs and not list(tmp_path.glob('.*.tmp'))
+
+def test_merge_module_and_progress_lines(tmp_path):
+    import contextlib, io
+    a, b = tmp_path/'a.json', tmp_path/'b.json'
+    write_db_entry(a, 'GPU A', 'op', 'float16', 4096, {'BLOCK': 256}, median_us=3.0)
+    write_db_entry(b, 'GPU B', 'op', 'float16', 4096, {'BLOCK': 128})
+    assert T.merge_db(a, b) == 1 and set(T.read_db(b)) == {'GPU A', 'GPU B'}
+    assert T.read_db(b)['GPU A']['op']['float16']['4096'] == {'config': {'BLOCK': 256}, 'median_us': 3.0}
+    tu = Tuner({'BLOCK': [128, 256], 'VEC': [1]}, fake_build)
+    with contextlib.redirect_stderr(io.StringIO()) as f:   # not a terminal: plain lines on stderr, no carriage returns
+        r = tu.tune(fake_call, inputs_for(64), reference=lambda x, out: x * 2, timer=make_timer(), csv=False, db=False,
+                    progress=True)
+    assert tu.result is r and r.module().c == {'BLOCK': 128, 'VEC': 1}
+    err = f.getvalue()
+    assert 'tuning tune:' in err and '\r' not in err and 'done' in err
+
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 
