@@ -347,7 +347,8 @@ def test_tune_compiles_every_configuration(monkeypatch):
     assert callable(getattr(st['BLOCK=128'].module, 'axpy'))
     text = ''.join(o.data.get('text/plain', '') for o in cap.outputs)
     assert 'compile error' in text and 'BLOCK=256' in text and '3 configuration(s)' in text
-    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier')]:
+    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier'),
+                      ('t --tune "B=1" --save csrc/x.cu', '--save do'), ('t --tune "B=1" --no-spills', '--no-spills')]:
         with pytest.raises(UsageError, match=msg): ip.run_cell_magic('cuda_kernel', line, TUNED)
 
 
