@@ -161,8 +161,9 @@ def test_threads_write_shared_files_without_collisions(tmp_path):
     for t in ts: t.join()
     assert not errs and not list(tmp_path.glob('.*.tmp'))
 
-def test_merge_module_and_progress_lines(tmp_path):
+def test_merge_module_and_progress_lines(tmp_path, monkeypatch):
     import contextlib, io
+    monkeypatch.setattr(T, '_in_kernel', lambda: False)   # a terminal or a log, not a notebook (nbval runs a kernel)
     a, b = tmp_path/'a.json', tmp_path/'b.json'
     write_db_entry(a, 'GPU A', 'op', 'float16', 4096, {'BLOCK': 256}, median_us=3.0)
     write_db_entry(b, 'GPU B', 'op', 'float16', 4096, {'BLOCK': 128})
