@@ -177,6 +177,22 @@ def test_merge_module_and_progress_lines(tmp_path, monkeypatch):
     err = f.getvalue()
     assert 'tuning tune:' in err and '\r' not in err and 'done' in err
 
+def test_interrupt_during_compilation_stops_and_keeps_results():
+    # Ctrl-C reaches the main thread, which waits on the builds and checks the finished ones: here the first check
+    # raises it. The builds still queued are not started, the run returns with what it has.
+    started = []
+    def slow_build(c): started.append(c); time.sleep(0.3); return Fake(c)
+    def call(m, x, out):
+        if m.c == {'BLOCK': 128, 'VEC': 2}: raise KeyboardInterrupt
+        return fake_call(m, x, out)
+    t0 = time.monotonic()
+    r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, slow_build, call, inputs_for(64), reference=lambda x, out: x * 2,
+             jobs=1, timer=make_timer(), csv=False, db=False, progress=False)
+    assert r.interrupted and time.monotonic() - t0 < 3 and len(started) < 6
+    st = [t.status for t in r.trials]
+    assert st[0] == 'ok' and st.count('interrupted') >= 3 and 'interrupted' in r.summary()
+    assert r.best_config() is None    # nothing was timed: an interrupt skips the timing
+
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 
