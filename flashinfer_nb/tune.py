@@ -13,7 +13,7 @@ from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, wri
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
-__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
+__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
            'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry', 'reload_db',
            'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
            'TuneResult', 'Tuner', 'tune']
@@ -288,6 +288,7 @@ class Trial:
         return 100 * (q(0.9) - q(0.1)) / m
 
 FAILED = ('compile error', 'timeout', 'load error', 'mismatch', 'run error')
+FINAL = ('compile error', 'load error')   # not retried by a later run of the same Tuner (a timeout is, with its budget)
 
 # %% ../nbs/15_tune.ipynb #t017
 @dataclass
@@ -438,6 +439,8 @@ class TuneResult:
             if d is not None and d.median_us(c.label): line += f" (default {d.median_us(c.label):.2f} µs, {d.median_us(c.label) / t.median_us(c.label):.2f}x)"
             parts.append(line)
         if self.interrupted: parts.append('  interrupted: the results so far are kept')
+        if nt := self.not_tried:
+            parts.append(f"  not tried: {'; '.join(t.key for t in nt[:8])}{f' (+{len(nt) - 8} more)' if len(nt) > 8 else ''}")
         parts += [f"  {n}" for n in self.notes]
         if self.csv_path: parts.append(f"  CSV: {self.csv_path}")
         if self.db_path: parts.append(f"  database: {self.db_path}")
@@ -529,7 +532,7 @@ class Tuner:
         `on_compiled(trial)` runs in this thread as each one finishes. Ctrl-C stops every build and returns."""
         _positive('jobs', jobs, int); _positive('compile_timeout_s', compile_timeout_s)
         trials = [self.trial(c) for c in (self.configs if configs is None else configs)]
-        todo = [t for t in trials if t.module is None and t.status not in FAILED]
+        todo = [t for t in trials if t.module is None and t.status not in FINAL]
         for t in todo: t.status, t.timed_out, t.started = 'pending', False, None
         result = result or TuneResult(self.op, trials, [])
         live = live or _Live(False, '')
@@ -664,9 +667,9 @@ class Tuner:
         deadline = None if time_budget_s is None else t0 + time_budget_s
         tried = order[:max_configs] if max_configs else order
         trials = [self.trial(c) for c in order]
-        for t in trials:
-            if t.status not in FAILED and t.module is None: t.status, t.error = 'pending', ''
-            elif t.module is not None: t.status, t.error = 'compiled', ''   # a rerun checks and times it again
+        for t in trials:   # a rerun checks and times the compiled ones again and retries timeouts; compile errors stay
+            if t.module is not None: t.status, t.error = 'compiled', ''
+            elif t.status not in FINAL: t.status, t.error = 'pending', ''
             t.rounds, t.samples = {}, {}
         res = TuneResult(self.op, trials, cases, t0=t0, default_key=None if default is None else config_key(
             {k: default[k] for k in self.space.params}))

@@ -84,6 +84,7 @@ def test_budgets_and_interrupt(tmp_path):
     r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, fake_build, fake_call, inputs_for(64), max_configs=2,
              timer=make_timer(), **common)
     assert [t.status for t in r.trials].count('not tried') == 4 and 'max_configs=2' in r.summary()
+    assert 'not tried: BLOCK=128 VEC=4; BLOCK=256 VEC=1; BLOCK=256 VEC=2; BLOCK=256 VEC=4' in r.summary()
     def slow_build(c): time.sleep(0.4); return Fake(c)
     t0 = time.monotonic()
     r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, slow_build, fake_call, inputs_for(64), jobs=1, time_budget_s=1.0,
@@ -241,3 +242,5 @@ def test_compile_timeout_stops_the_build(tmp_path, monkeypatch):
     trials = tu.compile(jobs=2, compile_timeout_s=2)
     assert time.monotonic() - t0 < 20
     assert [t.status for t in trials] == ['timeout', 'timeout'] and 'compile_timeout_s' in trials[0].error, [(t.status, t.error) for t in trials]
+    monkeypatch.delenv('FLASHINFER_NB_NVCC')     # the same Tuner retries a timeout (not a compile error)
+    assert [t.status for t in tu.compile(jobs=2)] == ['compiled', 'compiled']
