@@ -4,6 +4,9 @@
 #   .ci/gpu.sh                 every part, in order
 #   .ci/gpu.sh PART [PART...]  only those (make test-gpu PART=pytest-ops)
 # Parts: env, pytest-ops, pytest-tools, nbs-core, nbs-ops, nbs-tools, nbval-core, nbval-ops, nbval-tools, sanitize, bench
+# and, only when named (it rewrites notebooks): record (= record-core record-ops record-tools) executes the notebooks and
+# writes their GPU cells' outputs back into nbs/ (python -m flashinfer_nb.docs record-gpu), copies in $OUT/recorded/;
+# commit them, then `python -m flashinfer_nb.docs check-gpu-outputs` (any machine) lists the GPU cells still without one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/flashinfer_nb_gpu}; mkdir -p "$OUT"
@@ -34,6 +37,11 @@ part() {
     nbval-ops) step nbval-ops $PY -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(nbs_in "$NB_OPS") ;;
     nbval-tools) step nbval-tools $PY -m pytest -q -p no:cacheprovider --nbval-lax --nbval-current-env $(nbs_in "$NB_TOOLS") ;;
     sanitize) step sanitize bash .ci/sanitize.sh ;;
+    record) part record-core; part record-ops; part record-tools ;;
+    record-core|record-ops|record-tools)
+      local layer; case $1 in record-core) layer=$NB_CORE ;; record-ops) layer=$NB_OPS ;; *) layer=$NB_TOOLS ;; esac
+      local nbs; nbs=$($PY -c "import sys; from flashinfer_nb.docs import gpu_cells; print(' '.join(p for p in sys.argv[1:] if gpu_cells(p)))" $(nbs_in "$layer"))
+      if [ -n "$nbs" ]; then step "$1" $PY -m flashinfer_nb.docs record-gpu --copy-to "$OUT/recorded" $nbs; else echo "=== $1: no GPU cells"; fi ;;
     bench) step bench bash -c "$PY benchmarks/bench_scale.py --csv $OUT/scale.csv &&
              $PY benchmarks/flashinfer_nb_benchmark.py --routine all --refcheck --output-path $OUT/bench_all.csv --plot $OUT/bench_all.png" ;;
     *) echo "unknown part '$1'; parts: ${ALL[*]}" >&2; exit 2 ;;

@@ -15,8 +15,9 @@ from .jit.prebuilt import (aot_dirs, aot_mismatch, find_prebuilt, _material, _li
 from .cli import arg, cli_args
 
 # %% auto #0
-__all__ = ['AOT_REGISTRY', 'register_aot', 'target_archs', 'registered_specs', 'build_aot', 'module_status', 'clang_command',
-           'compile_commands', 'cmd_aot', 'cmd_list_modules', 'cmd_export_compile_commands', 'cmd_explain']
+__all__ = ['AOT_REGISTRY', 'MODULE_STATUS', 'register_aot', 'target_archs', 'registered_specs', 'build_aot', 'module_status',
+           'clang_command', 'compile_commands', 'cmd_aot', 'cmd_list_modules', 'cmd_export_compile_commands',
+           'cmd_explain']
 
 # %% ../nbs/09_aot.ipynb #1a2d3c2a
 AOT_REGISTRY: dict[str, list[Callable]] = {}
@@ -45,7 +46,7 @@ def target_archs(arch_list: str | None):
 def registered_specs(names: list[str] | None = None, arch_list: str | None = None,
                      skipped: list | None = None) -> list[JitSpec]:
     "The `JitSpec`s of every registered op (or of `names`) for `arch_list`; ops supporting none of the archs go to `skipped`."
-    import flashinfer_nb  # noqa: F401 -- importing the package imports every op, and each registers its modules
+    import flashinfer_nb; flashinfer_nb.import_ops()   # every op's module, and each registers its modules
     if unknown := sorted(set(names or []) - set(AOT_REGISTRY)):
         raise ValueError(f"no AOT registration for {unknown}; registered: {sorted(AOT_REGISTRY)}")
     specs: dict[str, JitSpec] = {}
@@ -111,12 +112,15 @@ def build_aot(specs: list[JitSpec], out_dir: Path | str, jobs: int | None = None
     return [libs[s.name] for s in specs]
 
 # %% ../nbs/09_aot.ipynb #e54092c2
+MODULE_STATUS = {'cached': 'cached', 'AOT': 'AOT', 'JIT': 'JIT (built on first use)'}
+
 def module_status(spec: JitSpec) -> tuple[str, str]:
-    "`('jit-cache' | 'aot' | 'missing', where or why)` for `spec`."
+    "`('cached' | 'AOT' | 'JIT', where)` for `spec`: its library, or for `JIT` why an AOT build was not used ('' when there is none)."
     key = spec.content_key()[0]
-    if spec._check_manifest(key) is None: return 'jit-cache', str(spec.library_path(key))
+    if spec._check_manifest(key) is None: return 'cached', str(spec.library_path(key))
     lib, why = find_prebuilt(spec, key, notice=False)
-    return ('aot', str(lib)) if lib else ('missing', why)
+    if lib: return 'AOT', str(lib)
+    return 'JIT', '' if why.startswith('no AOT build of it') else why
 
 _NVCC_DROP_WITH_ARG = {'-Xptxas', '-Xcompiler', '--dependency-output', '-MF', '-o'}
 
@@ -172,13 +176,17 @@ def cmd_aot(args) -> int:
 
 @cli_args(arg('--arch', default=None, help='target archs (default: the current targets)'))
 def cmd_list_modules(args) -> int:
-    "List registered modules and whether each is in the JIT cache, pre-built (AOT) or missing."
+    "List registered modules and where each comes from: the JIT cache, an AOT build, or the JIT on first use."
     skipped = []
     specs = registered_specs(None, args.arch, skipped)
-    rows = [(s.name, _sm(s.arch_flags), *module_status(s)) for s in specs] + [(op, '-', 'unsupported', why) for op, why in skipped]
+    rows = [(s.name, _sm(s.arch_flags), MODULE_STATUS[st], where or '-') for s in specs for st, where in [module_status(s)]]
+    rows += [(op, '-', 'unsupported', why) for op, why in skipped]
     w = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(('module', 'archs', 'status'))]
-    print(f"{'module':<{w[0]}}  {'archs':<{w[1]}}  {'status':<{w[2]}}  where")
+    print(f"{'module':<{w[0]}}  {'archs':<{w[1]}}  {'status':<{w[2]}}  library")
     for r in rows: print(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
+    if any(r[2] == MODULE_STATUS['JIT'] for r in rows):
+        print(f"JIT: compiled into the JIT cache ({cache_root()}) on the op's first call, then loaded from it; "
+              f"`python -m flashinfer_nb aot --out-dir DIR` pre-builds them (AOT dirs searched: {', '.join(map(str, aot_dirs())) or 'none'})")
     return 0
 
 @cli_args(arg('-o', '--output', default='compile_commands.json', help='file to write (default: ./compile_commands.json)'),

@@ -38,7 +38,7 @@ class Command:
 COMMANDS = [
     Command('show-config', 'flashinfer_nb.cli:cmd_show_config', 'print every setting and its source, the targets, the toolchain'),
     Command('clear-cache', 'flashinfer_nb.cli:cmd_clear_cache', "delete this version's JIT cache (--all: every version's)"),
-    Command('list-modules', 'flashinfer_nb.aot:cmd_list_modules', 'registered modules: in the JIT cache, pre-built (AOT) or missing'),
+    Command('list-modules', 'flashinfer_nb.aot:cmd_list_modules', 'registered modules: cached, pre-built (AOT) or JIT (built on first use)'),
     Command('explain', 'flashinfer_nb.aot:cmd_explain', "why a module is or is not built: its key's parts and what changed since its last build"),
     Command('aot', 'flashinfer_nb.aot:cmd_aot', 'pre-compile every registered module into --out-dir, as one ninja graph'),
     Command('export-compile-commands', 'flashinfer_nb.aot:cmd_export_compile_commands',

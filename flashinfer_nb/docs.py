@@ -4,14 +4,16 @@
 
 # %% ../nbs/97_docs.ipynb #289a1b40
 from __future__ import annotations
-import csv, os, pkgutil, re, shutil, subprocess, sys, time
+import csv, functools, hashlib, os, pkgutil, re, shutil, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from .jit.env import PACKAGE_DIR
 
 # %% auto #0
-__all__ = ['repo_root', 'runnable_code_cells', 'split_directives', 'NotebookError', 'stage_notebook', 'package_modules',
-           'api_page', 'plot_results_csv', 'results_table', 'benchmarks_page', 'stage_site', 'build_docs', 'main']
+__all__ = ['GPU_MARK', 'repo_root', 'runnable_code_cells', 'split_directives', 'NotebookError', 'source_lexer_cell',
+           'stage_notebook', 'package_modules', 'api_page', 'plot_results_csv', 'results_table', 'benchmarks_page',
+           'is_scratch', 'page_notebooks', 'builder_env', 'staged_key', 'stage_cached', 'stage_site', 'build_docs',
+           'gpu_cells', 'has_gpu_record', 'execute_cells', 'record_gpu', 'missing_gpu_outputs', 'main']
 
 # %% ../nbs/97_docs.ipynb #1df5d1a2
 def repo_root() -> Path:
@@ -52,9 +54,19 @@ def split_directives(source: str) -> tuple[dict[str, str], str]:
 class NotebookError(RuntimeError):
     "A notebook cell failed while the docs were being built."
 
-def _gpu_note(has_output: bool) -> str:
+def _gpu_note(has_output: bool, ran_silent: bool = False) -> str:
     return ('<small>GPU cell — output recorded on a GPU machine.</small>' if has_output else
+            '<small>GPU cell — run on a GPU machine; it prints nothing.</small>' if ran_silent else
             '<small>GPU cell — needs a GPU; not run for this build, and no recorded output yet.</small>')
+
+_WRITEFILE = re.compile(r'^%%writefile(?:\s+-a|\s+--append)?\s+(\S+)')
+_LEXERS = {'.cu': 'cuda', '.cuh': 'cuda', '.h': 'c++', '.hpp': 'c++', '.cc': 'c++', '.cpp': 'c++', '.cxx': 'c++', '.c': 'c'}
+
+def source_lexer_cell(body: str):
+    "A markdown cell showing `body` in its file's language when it is a `%%writefile` of C/C++/CUDA (myst-nb lexes every code cell as Python), else None."
+    import nbformat
+    if not (m := _WRITEFILE.match(body)) or not (lexer := _LEXERS.get(Path(m[1]).suffix)): return None
+    return nbformat.v4.new_markdown_cell(f"````{lexer}\n{body}\n````")
 
 def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: bool = False) -> dict:
     "Write `src` as a docs page to `dst`: executed as nbdev-test runs it (or not), directives dropped, GPU cells noted."
@@ -78,7 +90,9 @@ def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: 
                     raise NotebookError(f"{src.name}, code cell {code_i}: {errs[0].get('ename')}: {errs[0].get('evalue')}")
                 cell.outputs = [nbformat.from_dict(o) for o in outs]; n_run += 1
             if 'hide' in dirs or not body: continue
-            if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(_gpu_note(bool(cell.get('outputs')))))
+            if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(
+                _gpu_note(bool(cell.get('outputs')), cell.get('metadata', {}).get('flashinfer_nb', {}).get('gpu_output') == 'none')))
+            if (as_src := source_lexer_cell(body)) is not None: cells.append(as_src); continue   # its output says only 'Writing …'
             cell.source, cell.execution_count = body, None
             for o in cell.get('outputs', []):
                 if 'execution_count' in o: o['execution_count'] = None
@@ -151,48 +165,108 @@ def benchmarks_page(results: Path, out_dir: Path) -> str:
              "results file written by the script named in it, on the GPU named in it.\n"]
     bench = out_dir/'_bench'
     bench.mkdir(parents=True, exist_ok=True)
+    # one section per result: `x.csv` and the `x.png` drawn from it are one result, shown once (the committed image,
+    # else one drawn from the CSV), then the CSV's table
+    by_stem: dict[str, dict[str, Path]] = {}
     for f in sorted(results.glob('*')):
-        if f.suffix == '.png':
-            shutil.copy2(f, bench/f.name)
-            parts.append(f"## {f.stem}\n\n![{f.stem}](_bench/{f.name})\n")
-        elif f.suffix == '.csv':
-            parts.append(f"## {f.stem}\n")
-            if plot_results_csv(f, bench/f"{f.stem}.png"): parts.append(f"![{f.stem}](_bench/{f.stem}.png)\n")
-            parts.append(results_table(f))
-        elif f.suffix in ('.txt', '.md'):
-            parts.append(f"## {f.name}\n\n```text\n{f.read_text().rstrip()}\n```\n")
+        if f.suffix in ('.png', '.csv', '.txt', '.md'): by_stem.setdefault(f.stem, {})[f.suffix] = f
+    for stem, fs in sorted(by_stem.items()):
+        parts.append(f"## {stem}\n")
+        if png := fs.get('.png'):
+            shutil.copy2(png, bench/png.name); parts.append(f"![{stem}](_bench/{png.name})\n")
+        elif (csv_ := fs.get('.csv')) and plot_results_csv(csv_, bench/f"{stem}.png"): parts.append(f"![{stem}](_bench/{stem}.png)\n")
+        if csv_ := fs.get('.csv'): parts.append(results_table(csv_))
+        for suf in ('.txt', '.md'):
+            if f := fs.get(suf): parts.append(f"`{f.name}`:\n\n```text\n{f.read_text().rstrip()}\n```\n")
     return '\n'.join(parts)
 
 # %% ../nbs/97_docs.ipynb #4e239ba2
+def is_scratch(nb: Path | str) -> bool:
+    "`nbs/_*.ipynb` is scratch work: not a page, not an nbval or nbdev-test item, not exported (nbdev skips `_` files)."
+    return Path(nb).name.startswith('_')
+
+def page_notebooks(nbs_dir: Path | str) -> list[Path]:
+    "The notebooks that become pages: every `*.ipynb` in `nbs_dir` but the scratch ones."
+    return sorted(n for n in Path(nbs_dir).glob('*.ipynb') if not is_scratch(n))
+
+def builder_env(workspace: Path | str) -> dict:
+    "The environment notebooks are executed in for the docs: a private HOME and JIT cache under `workspace`, so the builder's own (`~/.cache/flashinfer_nb`, scratch cells, settings) never shows in a page."
+    import site
+    ws = Path(workspace).resolve()
+    home = ws/'home'
+    home.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, 'MPLBACKEND': 'Agg', 'HOME': str(home), 'XDG_CACHE_HOME': str(home/'.cache'),
+           'XDG_CONFIG_HOME': str(home/'.config'), 'MPLCONFIGDIR': str(home/'.config'/'matplotlib'),
+           'PYTHONUSERBASE': site.getuserbase(),   # packages installed with --user still import
+           'FLASHINFER_NB_WORKSPACE_BASE': str(ws)}
+    for k in ('FLASHINFER_NB_AOT_DIR', 'FLASHINFER_NB_LOGDEST', 'IPYTHONDIR', 'JUPYTER_CONFIG_DIR'): env.pop(k, None)
+    return env
+
 def _stage_in_subprocess(args: tuple) -> dict:
-    src, dst, execute, gpu = args
+    src, dst, execute, gpu, env = args
     cmd = [sys.executable, '-m', 'flashinfer_nb.docs', 'stage', str(src), str(dst)] + \
           (['--gpu'] if gpu else []) + ([] if execute else ['--no-execute'])
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, 'MPLBACKEND': 'Agg'})
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env or {**os.environ, 'MPLBACKEND': 'Agg'})
     if r.returncode != 0:
         raise NotebookError(f"staging {Path(src).name} failed:\n{(r.stderr or r.stdout)[-3000:]}")
     return dict(notebook=Path(src).name, seconds=round(time.perf_counter() - t0, 1))
+
+_INPUTS = ('flashinfer_nb', 'include', 'csrc', 'benchmarks', 'tests/data', 'settings.ini', 'pyproject.toml')
+
+@functools.cache
+def _inputs_digest(root: Path) -> str:
+    "A hash of what an executed notebook's outputs can depend on besides the notebook: the package, kernels, settings, data."
+    h = hashlib.sha256()
+    for name in _INPUTS:
+        p = root/name
+        for f in sorted([p] if p.is_file() else p.rglob('*') if p.is_dir() else []):
+            if f.is_file() and '__pycache__' not in f.parts and not f.name.startswith('.'):
+                h.update(f"{f.relative_to(root)}\0".encode()); h.update(f.read_bytes()); h.update(b'\0')
+    return h.hexdigest()
+
+def staged_key(nb: Path | str, gpu: bool, root: Path | None = None) -> str:
+    "The content key of `nb` executed for the docs: the notebook's bytes, the package and kernel sources, the settings, GPU or not, Python's version."
+    root = Path(root or repo_root())
+    h = hashlib.sha256(Path(nb).read_bytes())
+    h.update(f"\0{_inputs_digest(root)}\0gpu={bool(gpu)}\0{sys.version}".encode())
+    return h.hexdigest()[:20]
+
+def stage_cached(src: Path, dst: Path, gpu: bool, cache: Path, stage=None, env: dict | None = None) -> dict:
+    "Stage `src` executed into `dst`, reusing the page executed for the same content key from `cache` when there is one."
+    key = staged_key(src, gpu)
+    hit = cache/f"{src.stem}.{key}.ipynb"
+    if hit.is_file():
+        dst.parent.mkdir(parents=True, exist_ok=True); shutil.copy2(hit, dst)
+        return dict(notebook=src.name, seconds=0.0, cached=True)
+    rep = (stage or _stage_in_subprocess)((src, dst, True, gpu, env))
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob(f"{src.stem}.*.ipynb"): old.unlink()   # one entry per notebook: the latest
+    tmp = hit.with_suffix('.tmp'); shutil.copy2(dst, tmp); os.replace(tmp, hit)
+    return {**rep, 'cached': False}
 
 def _toc(pages: list[str]) -> str:
     return ("```{toctree}\n:caption: Notebooks\n:maxdepth: 1\n\n" + '\n'.join(pages) +
             "\n```\n\n```{toctree}\n:caption: Reference\n:maxdepth: 1\n\napi\nbenchmarks\n```\n")
 
-def stage_site(src_dir: Path | str, execute: bool = True, gpu: bool = False, jobs: int | None = None) -> list[dict]:
-    "Write the Sphinx source tree to `src_dir` (emptied first): every notebook, the API and benchmarks pages."
+def stage_site(src_dir: Path | str, execute: bool = True, gpu: bool = False, jobs: int | None = None,
+               workspace: Path | str | None = None, cache: Path | str | None = None) -> list[dict]:
+    "Write the Sphinx source tree to `src_dir` (emptied first): every page notebook, the API and benchmarks pages. Executed in `workspace` (default: beside `src_dir`), reusing `cache`d pages."
     import nbformat
     from concurrent.futures import ThreadPoolExecutor
     root, src_dir = repo_root(), Path(src_dir)
     if src_dir.exists(): shutil.rmtree(src_dir)
     src_dir.mkdir(parents=True)
-    nbs = sorted((root/'nbs').glob('*.ipynb'))
+    nbs = page_notebooks(root/'nbs')
     jobs = jobs or os.cpu_count() or 1
     if not execute: reports = [stage_notebook(n, src_dir/n.name, execute=False) for n in nbs]
     else:
+        env = builder_env(workspace or src_dir.parent/'_workspace')
+        cache = Path(cache or src_dir.parent/'_executed')
         with ThreadPoolExecutor(jobs) as ex:
             # biggest first: they tend to run longest, and a long one started last would run alone
             order = sorted(nbs, key=lambda n: -n.stat().st_size)
-            reports = list(ex.map(_stage_in_subprocess, [(n, src_dir/n.name, True, gpu) for n in order]))
+            reports = list(ex.map(lambda n: stage_cached(n, src_dir/n.name, gpu, cache, env=env), order))
     home = nbformat.read(src_dir/'index.ipynb', as_version=4)
     home.cells.append(nbformat.v4.new_markdown_cell(_toc([n.stem for n in nbs if n.stem != 'index'])))
     nbformat.write(home, src_dir/'index.ipynb')
@@ -221,14 +295,94 @@ def build_docs(out: Path | str | None = None, execute: bool = True, gpu: bool | 
     if r.returncode != 0: raise RuntimeError(f"sphinx-build failed ({' '.join(cmd)}):\n{r.stderr[-6000:]}")
     warnings = [l for l in warn_file.read_text().splitlines() if 'WARNING' in l or 'ERROR' in l] if warn_file.exists() else []
     slowest = ', '.join(f"{r['notebook']} {r['seconds']} s" for r in sorted(reports, key=lambda r: -r['seconds'])[:3])
-    print(f"docs: {len(reports)} notebooks staged in {t1 - t0:.0f} s ({jobs} at a time; slowest {slowest}), "
+    reused = sum(bool(r.get('cached')) for r in reports)
+    print(f"docs: {len(reports)} notebooks staged in {t1 - t0:.0f} s ({reused} reused unchanged, {jobs} at a time; slowest {slowest}), "
           f"rendered in {time.perf_counter() - t1:.0f} s -> {out}")
     if warnings: print(f"docs: {len(warnings)} Sphinx warning(s), in {warn_file}; first: {warnings[0]}")
     return out
 
+# %% ../nbs/97_docs.ipynb #gpu-evid
+GPU_MARK = 'flashinfer_nb'   # cell metadata key (nbdev-clean keeps it: allowed_cell_metadata_keys in pyproject.toml)
+
+def _code_cells(nb) -> list: return [c for c in nb.cells if c.cell_type == 'code']
+
+def gpu_cells(path: Path | str) -> list[int]:
+    "Positions (among code cells) of the GPU cells of notebook `path` whose output documents something: run by nbdev-test on a GPU only, `#| test` cells left out."
+    import nbformat
+    code = _code_cells(nbformat.read(path, as_version=4))
+    return sorted(i for i in runnable_code_cells(path, True) - runnable_code_cells(path, False)
+                  if 'test' not in split_directives(code[i].source)[0])
+
+def has_gpu_record(cell) -> bool:
+    "True when `cell` holds outputs recorded on a GPU, or is marked as run there without output."
+    return bool(cell.get('outputs')) or cell.get('metadata', {}).get(GPU_MARK, {}).get('gpu_output') == 'none'
+
+def execute_cells(path: Path | str, run: set[int]) -> dict[int, list]:
+    "Run the code cells at positions `run` of notebook `path`, in order, in a fresh shell from its folder: position -> outputs. `NotebookError` when one fails."
+    import nbformat
+    from execnb.shell import CaptureShell
+    path = Path(path).resolve()
+    code, shell, cwd, outs = _code_cells(nbformat.read(path, as_version=4)), CaptureShell(path), os.getcwd(), {}
+    try:
+        os.chdir(path.parent)
+        for i, cell in enumerate(code):
+            if i not in run: continue
+            o = shell.run(cell.source)
+            if errs := [x for x in o if x.get('output_type') == 'error']:
+                raise NotebookError(f"{path.name}, code cell {i}: {errs[0].get('ename')}: {errs[0].get('evalue')}")
+            outs[i] = o
+    finally: os.chdir(cwd)
+    return outs
+
+def _clean_output(o) -> dict:
+    import nbformat
+    o = nbformat.from_dict(dict(o))
+    o.pop('transient', None)
+    return o
+
+def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | None = None) -> list[dict]:
+    "Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_cells`)."
+    import nbformat
+    from nbdev.clean import nbdev_clean
+    paths = [Path(p) for p in paths] if paths else [p for p in page_notebooks(repo_root()/'nbs') if gpu_cells(p)]
+    reports = []
+    for path in paths:
+        cells, t0 = gpu_cells(path), time.perf_counter()
+        if not cells: reports.append(dict(notebook=path.name, gpu_cells=0, with_output=0, seconds=0.0)); continue
+        outs = (execute or execute_cells)(path, runnable_code_cells(path, True))
+        nb = nbformat.read(path, as_version=4)
+        code = _code_cells(nb)
+        for i in cells:
+            cell, got = code[i], [_clean_output(o) for o in outs.get(i, [])]
+            cell.outputs = got
+            meta = {k: v for k, v in cell.metadata.get(GPU_MARK, {}).items() if k != 'gpu_output'}
+            if not got: meta['gpu_output'] = 'none'
+            if meta: cell.metadata[GPU_MARK] = meta
+            else: cell.metadata.pop(GPU_MARK, None)
+        nbformat.write(nb, path)
+        nbdev_clean(fname=str(path))   # the committed form: nbdev-clean's policy, byte for byte
+        if copy_to: Path(copy_to).mkdir(parents=True, exist_ok=True); shutil.copy2(path, Path(copy_to)/path.name)
+        reports.append(dict(notebook=path.name, gpu_cells=len(cells), with_output=sum(bool(code[i].outputs) for i in cells),
+                            seconds=round(time.perf_counter() - t0, 1)))
+    return reports
+
+def missing_gpu_outputs(paths: list | None = None) -> list[str]:
+    "One line per GPU cell with no recorded output, in `paths` (default: every page notebook)."
+    import nbformat
+    root = repo_root()
+    out = []
+    for path in [Path(p) for p in paths] if paths else page_notebooks(root/'nbs'):
+        code = _code_cells(nbformat.read(path, as_version=4))
+        for i in gpu_cells(path):
+            if has_gpu_record(code[i]): continue
+            first = next((l for l in split_directives(code[i].source)[1].splitlines() if l.strip()), '')
+            name = path.relative_to(root) if path.resolve().is_relative_to(root) else path
+            out.append(f"{name}: code cell {i} (id {code[i].get('id', '?')}): {first[:80]}")
+    return out
+
 # %% ../nbs/97_docs.ipynb #46437030
 def main(argv: list[str] | None = None) -> int:
-    "`python -m flashinfer_nb.docs build [--out DIR] [--no-execute]`, or `stage NB DST` (one notebook, used by `build`)."
+    "`python -m flashinfer_nb.docs build [--out DIR] [--no-execute]`, `stage NB DST` (one notebook, used by `build`), `record-gpu [NB ...]`, `check-gpu-outputs [NB ...]`."
     import argparse
     p = argparse.ArgumentParser(prog='python -m flashinfer_nb.docs', description=main.__doc__)
     sub = p.add_subparsers(dest='cmd', required=True)
@@ -238,9 +392,31 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser('stage', help='stage one notebook as a page')
     s.add_argument('src'); s.add_argument('dst')
     s.add_argument('--gpu', action='store_true'); s.add_argument('--no-execute', action='store_true')
+    r = sub.add_parser('record-gpu', help="on a GPU machine: execute notebooks and write their GPU cells' outputs back")
+    r.add_argument('notebooks', nargs='*', help='default: every page notebook with a GPU cell')
+    r.add_argument('--copy-to', help='also copy each recorded notebook into this folder')
+    c = sub.add_parser('check-gpu-outputs', help='list the GPU cells with no recorded output; exit 1 if there is one')
+    c.add_argument('notebooks', nargs='*', help='default: every page notebook')
     a = p.parse_args(argv)
     if a.cmd == 'build': build_docs(a.out, execute=not a.no_execute)
-    else: print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
+    elif a.cmd == 'stage': print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
+    elif a.cmd == 'record-gpu':
+        from flashinfer_nb.magics import _cuda_available
+        if not _cuda_available():
+            print("record-gpu: no CUDA GPU here (torch sees none); GPU outputs are recorded on a GPU machine", file=sys.stderr); return 2
+        for rep in record_gpu(a.notebooks, copy_to=a.copy_to):
+            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)")
+        left = missing_gpu_outputs(a.notebooks or None)
+        if left: print('\n'.join(['still without a recorded output:', *left]), file=sys.stderr); return 1
+    else:
+        left = missing_gpu_outputs(a.notebooks or None)
+        if left:
+            n_nb = len({l.split(':')[0] for l in left})
+            print('\n'.join(left))
+            print(f"{len(left)} GPU cell(s) in {n_nb} notebook(s) have no recorded output; on a GPU machine: "
+                  f"python -m flashinfer_nb.docs record-gpu [NB ...] (or .ci/gpu.sh record)", file=sys.stderr)
+            return 1
+        print('every GPU cell has a recorded output')
     return 0
 
 # %% ../nbs/97_docs.ipynb #918dddee

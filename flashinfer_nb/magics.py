@@ -429,7 +429,7 @@ class CompileReport:
 
     def __str__(self) -> str:
         out = [self.headline()]
-        if self.exports: out += ['exports:'] + [f"  {e}" for e in self.exports]
+        if self.exports and self.ok: out += ['exports:'] + [f"  {e}" for e in self.exports]   # a failed cell exports nothing
         for d in self.diagnostics:
             out.append(f"{d.severity} at {d.where()}: {d.message}")
             if d.source: out.append(f"    {d.source.strip()}")
@@ -447,7 +447,7 @@ class CompileReport:
         color = '#c00' if not self.ok else '#2a7' if not self.warnings else '#b80'
         parts = [f'<div class="fnb-report" style="font-family:var(--jp-code-font-family,monospace);font-size:12px">',
                  f'<div style="border-left:4px solid {color};padding-left:6px"><b>{e(self.headline())}</b></div>']
-        if self.exports: parts.append('<div>exports: ' + ', '.join(f'<code>{e(x)}</code>' for x in self.exports) + '</div>')
+        if self.exports and self.ok: parts.append('<div>exports: ' + ', '.join(f'<code>{e(x)}</code>' for x in self.exports) + '</div>')
         if self.diagnostics:
             items = []
             for d in self.diagnostics:
@@ -479,7 +479,8 @@ class CellCompileError(RuntimeError):
     def _render_traceback_(self) -> list[str]: return [f"{type(self).__name__}: {self}"]
 
 class NoCudaDeviceError(RuntimeError):
-    "A compiled cell's function was called on a machine where torch sees no CUDA device."
+    "A compiled cell's function was called (or `%%bench` run) on a machine where torch sees no CUDA device."
+    def _render_traceback_(self) -> list[str]: return [f"{type(self).__name__}: {self}"]   # one line in Jupyter, no traceback
 
 # %% ../nbs/20_magics.ipynb #1b86d2a6
 @functools.cache
@@ -536,15 +537,6 @@ def _prune_generated(root: Path, keep: Path, n: int = 8, min_age_s: float = 3600
         if time.time() - d.stat().st_mtime > min_age_s: shutil.rmtree(d, ignore_errors=True)
 
 @functools.cache
-def _cuda_include_dir() -> Path:
-    "The CUDA toolkit's include dir (g++ needs it for the binding TU, which includes cuda_runtime.h)."
-    roots = [Path(v) for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
-    roots += [find_nvcc().resolve().parent.parent, Path('/usr/local/cuda')]   # nvcc may be a wrapper script
-    for root in roots:
-        for d in (root/'include', root/'targets'/'x86_64-linux'/'include', root/'targets'/'sbsa-linux'/'include'):
-            if (d/'cuda_runtime.h').is_file(): return d
-    raise RuntimeError(f"cuda_runtime.h not found under {', '.join(map(str, roots))}; set CUDA_HOME to the CUDA toolkit")
-
 def strip_directives(body: str) -> str:
     "Blank the leading `#| ...` nbdev directive lines of a magic cell's body (line numbers stay)."
     lines = body.split('\n')
@@ -648,8 +640,7 @@ def cell_spec(name: str, body: str, *, arch: str | None = None, flags: str = '',
     dirs = [Path(d).expanduser().resolve() for d in include_dirs or []]
     for d in dirs:
         if not d.is_dir(): raise ValueError(f"--include-dir {d} is not a directory")
-    spec = gen_jit_spec(module, sources, extra_cflags=[f'-I{_cuda_include_dir()}'] if launchers else [],
-                        extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
+    spec = gen_jit_spec(module, sources, extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
     return CellSource(spec, body, code, mode, launchers, exports, cell_src, ctx)
 
 def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
@@ -981,6 +972,8 @@ class CudaMagics(Magics):
     def bench(self, line, cell):
         "Run the cell (it defines fns, sizes, make_args and nbytes or flops), then sweep, chart and tabulate."
         args = _parse_args(self.bench, line)
+        if not _cuda_available():   # before the cell runs: one line, not a traceback quoting the cell
+            raise NoCudaDeviceError("%%bench needs a CUDA GPU and torch sees none here; nothing was run")
         ns = dict(self.shell.user_ns)
         exec(compile(strip_directives(cell), '<bench cell>', 'exec'), ns)
         missing = [k for k in ('fns', 'sizes', 'make_args') if k not in ns]

@@ -8,8 +8,8 @@ import keyword, re, string
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['HEADER', 'LAUNCHER', 'BINDING', 'TODO', 'NOTEBOOK', 'camel', 'check_op_name', 'next_op_number', 'op_files', 'new_op',
-           'project_copy', 'cmd_new_op']
+__all__ = ['HEADER', 'LAUNCHER', 'BINDING', 'TODO', 'PACKAGE_LINE', 'OP_CASES_IMPORT', 'OP_CASE_ROW', 'NEXT_STEPS', 'NOTEBOOK',
+           'camel', 'check_op_name', 'next_op_number', 'next_steps', 'op_files', 'new_op', 'project_copy', 'cmd_new_op']
 
 # %% ../nbs/98_scaffold.ipynb #f3ae4cb4
 def camel(name: str) -> str:
@@ -106,7 +106,44 @@ TODO = ("${name} is a new op from `python -m flashinfer_nb new-op`; to finish it
         "(1) write ${name}_reference in nbs/${nb} (float64, the definition of the op); "
         "(2) replace the placeholder body of ${Camel}Kernel in include/flashinfer_nb/${name}.cuh (it copies x); "
         "(3) set the bytes per call in ${name}_bench_cases (and FLOPs if it computes much); "
-        "then run `make export` and delete test_${name}_is_implemented.")
+        "then delete the cell test_${name}_is_implemented in nbs/${nb}, run `make export`, and add the op to "
+        "nbs/90_package.ipynb and nbs/96_op_cases.ipynb (the steps `new-op` printed; they are also at the top of nbs/${nb}).")
+
+# the lines a user adds elsewhere (imports absolute: `nbdev export does not support relative imports`)
+PACKAGE_LINE = "'${name}': 'flashinfer_nb.${name}',"
+OP_CASES_IMPORT = 'from flashinfer_nb.${name} import ${name}, ${name}_reference, ${NAME}_DTYPES'
+OP_CASE_ROW = """OpCase('${name}', ${name}, make=lambda shape, dtype, device: dict(x=torch.randn(shape, dtype=dtype, device=device)),
+       reference=lambda a: {'return': ${name}_reference(a['x'])}, dtypes=${NAME}_DTYPES, typical_shape=(4, 33),
+       edge_shapes=((), (0,), (1,), (7,), (8,), (9,), (1023,), (4099,), (3, 5, 7), ((1 << 20) + 5,)),
+       out_shape=lambda kw: kw['x'].shape),"""
+
+NEXT_STEPS = """1. make export
+     writes flashinfer_nb/${name}.py and tests/test_${name}.py
+2. python -m pytest tests/test_${name}.py
+     test_${name}_is_implemented fails; its message is the to-do list of step 3
+3. write the op:
+     ${name}_reference in nbs/${nb} (float64, the definition of the op);
+     the body of ${Camel}Kernel in include/flashinfer_nb/${name}.cuh (the placeholder copies x);
+     the bytes per call in ${name}_bench_cases in nbs/${nb} (and FLOPs if it computes much)
+4. delete the cell test_${name}_is_implemented in nbs/${nb}
+5. nbs/90_package.ipynb: in the `#| export` cell with __version__, add this entry to the dict OPS, before its closing `}`:
+       ${package_line}
+     (`import flashinfer_nb` then offers flashinfer_nb.${name}, importing its module on first use; not
+     `from .${name} import ${name}`: nbdev export rejects relative imports, and an import would load torch)
+6. nbs/96_op_cases.ipynb: in the first `#| export` cell (the imports), add the line:
+       ${op_cases_import}
+     and in the cell `OP_CASES: dict[str, OpCase] = ...`, add this entry to the list, before its closing `]}`:
+       ${op_case_row}
+7. make export
+   python -m pytest tests/test_${name}.py tests/test_op_cases.py"""
+
+def next_steps(name: str, nb: str) -> str:
+    "What to do after `new_op(name)` wrote notebook `nb`, step by step: printed by `new-op`, and at the top of the notebook."
+    subs = dict(name=name, Camel=camel(name), NAME=name.upper(), nb=nb)
+    fill = lambda t: string.Template(t).substitute(subs)
+    return string.Template(NEXT_STEPS).substitute(
+        subs, package_line=fill(PACKAGE_LINE), op_cases_import=fill(OP_CASES_IMPORT),
+        op_case_row=fill(OP_CASE_ROW).replace('\n', '\n       '))
 
 NOTEBOOK = [
     ('code', '#| default_exp ${name}'),
@@ -116,8 +153,9 @@ NOTEBOOK = [
            '1. the float64 reference `${name}_reference` below — the definition the kernel is tested against;\n'
            '2. the kernel body in `include/flashinfer_nb/${name}.cuh` (a placeholder copies `x`);\n'
            '3. the bytes (and FLOPs) per call in the benchmark routine.\n\n'
-           'Then `make export`, delete `test_${name}_is_implemented`, add `from .${name} import ${name}` to '
-           '`nbs/90_package.ipynb` and a row for `${name}` to the table in `nbs/96_op_cases.ipynb`.'),
+           'Then delete the cell `test_${name}_is_implemented`, and add the op to the package '
+           '(`nbs/90_package.ipynb`) and to the bad-input and sanitizer sweep (`nbs/96_op_cases.ipynb`). '
+           'Every step, as `new-op` printed them:\n\n```text\n${steps}\n```'),
     ('code', '#| export\nfrom __future__ import annotations\nimport functools\nimport torch\n'
              'from flashinfer_nb.jit.env import CSRC_DIR, INCLUDE_DIR\n'
              'from flashinfer_nb.jit.core import JitSpec, gen_jit_spec\n'
@@ -233,6 +271,7 @@ def op_files(name: str, root: Path | str = '.', number: int | None = None) -> di
     nb = f"{number if number is not None else next_op_number(root/'nbs'):02d}_{name}.ipynb"
     subs = dict(name=name, Camel=camel(name), NAME=name.upper(), nb=nb)
     subs['todo'] = string.Template(TODO).substitute(subs)
+    subs['steps'] = next_steps(name, nb)
     fill = lambda t: string.Template(t).substitute(subs)
     notebook = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(fill(s)) if k == 'code' else nbformat.v4.new_markdown_cell(fill(s)) for k, s in NOTEBOOK],
@@ -279,13 +318,12 @@ from .cli import cli_args, arg
           arg('--number', type=int, default=None, help='the notebook number (default: after the last op notebook)'))
 def cmd_new_op(args) -> int:
     "Create the notebook, kernel header, launcher, binding, benchmark routine and tests of a new op."
-    import sys
+    import sys, textwrap
     try: written = new_op(args.name, args.root, args.number)
     except (ValueError, FileExistsError) as e:
         print(f"error: {e}", file=sys.stderr); return 1
     root = Path(args.root)
     print('created:\n' + '\n'.join(f"  {p.relative_to(root)}" for p in written))
     nb = next(p for p in written if p.suffix == '.ipynb').name
-    print(f"next: make export (writes flashinfer_nb/{args.name}.py and tests/test_{args.name}.py), then\n"
-          f"  python -m pytest tests/test_{args.name}.py   # test_{args.name}_is_implemented says what to fill in (nbs/{nb})")
+    print('next, in the repository root:\n' + textwrap.indent(next_steps(args.name, nb), '  '))
     return 0

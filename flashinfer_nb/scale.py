@@ -20,7 +20,7 @@ __all__ = ['scale_trace', 'SCALE_DTYPES', 'SCALE_SPACE', 'SCALE_DEFAULT', 'gen_s
 # %% ../nbs/10_scale.ipynb #c011
 def gen_scale_module() -> JitSpec:
     "The JIT spec of the scale module (every arch from sm_75 up: the kernel uses no arch-specific feature)."
-    return gen_jit_spec('scale', [CSRC_DIR/'scale.cu', CSRC_DIR/'scale_jit_binding.cu'],
+    return gen_jit_spec('scale', [CSRC_DIR/'scale_kernels.cu', CSRC_DIR/'scale.cpp'],
                         supported_major_versions=[7, 8, 9, 10, 11, 12])
 
 @functools.cache

@@ -11,8 +11,12 @@ marked `# NBVAL_CHECK_OUTPUT`. Two hooks make nbval agree with that:
   `nb_test_cells`, so the two cannot drift, plus GPU magic cells (`cuda` on the line after a `%%magic`,
   `flashinfer_nb.magics.is_cuda_cell`);
 - a stored output with a null execution count is a cleaned recording, not an "unrun reference cell".
+
+Scratch notebooks, `nbs/_*.ipynb`, are not collected (nbdev-test, nbdev-export and the docs skip them too).
 """
 import pytest
+
+collect_ignore_glob = ['_*.ipynb']   # scratch work: see README, "Scratch notebooks"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -119,16 +119,24 @@ def test_mismatch_falls_back_to_jit_with_notice(aot_dir, fresh_env, monkeypatch)
 def test_list_modules(aot_dir, fresh_env, monkeypatch, capsys):
     d, _ = aot_dir
     assert main(['list-modules', '--arch', '9.0a']) == 0
-    assert re.search(r'^scale\s+sm_90a\s+missing', capsys.readouterr().out, re.M)
+    out = capsys.readouterr().out
+    assert re.search(r'^scale\s+sm_90a\s+JIT \(built on first use\)\s+-$', out, re.M) and 'missing' not in out, out
+    assert re.search(r'^JIT: compiled into the JIT cache .* on the op.s first call', out, re.M), out
     monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d))
     assert main(['list-modules', '--arch', '9.0a']) == 0
-    assert re.search(rf'^scale\s+sm_90a\s+aot\s+{re.escape(str(d))}', capsys.readouterr().out, re.M)
+    assert re.search(rf'^scale\s+sm_90a\s+AOT\s+{re.escape(str(d))}', capsys.readouterr().out, re.M)
+    from flashinfer_nb.aot import target_archs
+    from flashinfer_nb.scale import gen_scale_module
+    monkeypatch.delenv('FLASHINFER_NB_AOT_DIR')
+    with target_archs('9.0a'): gen_scale_module().build()   # compiled into the (fresh) JIT cache
+    assert main(['list-modules', '--arch', '9.0a']) == 0
+    assert re.search(r'^scale\s+sm_90a\s+cached\s+\S+\.so$', capsys.readouterr().out, re.M)
 
 def test_explain_command(aot_dir, fresh_env, monkeypatch, capsys):
     d, _ = aot_dir
     assert main(['explain', 'scale', '--arch', '9.0a']) == 0
     out = capsys.readouterr().out
-    assert re.search(r'^module scale for 90a, key [0-9a-f]{16}: not built', out, re.M) and '<data>/csrc/scale.cu' in out, out
+    assert re.search(r'^module scale for 90a, key [0-9a-f]{16}: not built', out, re.M) and '<data>/csrc/scale_kernels.cu' in out, out
     monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d))
     assert main(['explain', 'scale', '--arch', '9.0a']) == 0
     assert f'pre-built (AOT): {d}' in capsys.readouterr().out
@@ -191,9 +199,10 @@ def test_export_compile_commands(fresh_env):
     assert main(['export-compile-commands', '--arch', '9.0a', '-o', str(out)]) == 0
     entries = json.loads(out.read_text())
     by_file = {Path(e['file']).name: e for e in entries}
-    a = by_file['scale.cu']['arguments']
+    a = by_file['scale_kernels.cu']['arguments']
     assert a[:3] == ['clang++', '-x', 'cuda'] and '--cuda-gpu-arch=sm_90a' in a and '-Xptxas' not in a
-    assert any(x.startswith('-I') and x.endswith('include') for x in a) and 'scale_jit_binding.cu' in by_file
+    assert any(x.startswith('-I') and x.endswith('include') for x in a) and 'scale.cpp' in by_file
     assert not list((fresh_env/'ws').rglob('*.o'))     # written, not built
     assert main(['export-compile-commands', '--arch', '9.0a', '--raw', '-o', str(out)]) == 0
-    assert all('nvcc' in e['command'] for e in json.loads(out.read_text()))
+    raw = {Path(e['file']).name: e['command'] for e in json.loads(out.read_text())}
+    assert 'nvcc' in raw['scale_kernels.cu'] and ' c++ ' in raw['scale.cpp'] and 'nvcc' not in raw['scale.cpp']   # host C++ by c++

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urldefrag, urlparse
 from urllib.request import urlopen
 import pytest
-from flashinfer_nb.docs import build_docs, repo_root
+from flashinfer_nb.docs import build_docs, repo_root, page_notebooks
 
 CHROMIUM = os.environ.get('FLASHINFER_NB_CHROMIUM') or shutil.which('chromium') or shutil.which('chromium-browser')
 CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -73,10 +73,139 @@ def test_docs_site_has_every_page_and_no_broken_links(site):
                         "\n(a link to #idN is docutils marking markup it could not parse; Sphinx's warnings:\n" +
                         (warn.read_text()[-3000:] if warn.exists() else 'none recorded') + ')')
     names = {urlparse(u).path.rsplit('/', 1)[-1] for u in pages}
-    expected = {f"{p.stem}.html" for p in (repo_root()/'nbs').glob('*.ipynb')}
+    expected = {f"{p.stem}.html" for p in page_notebooks(repo_root()/'nbs')}
     assert expected <= names, f"notebook pages missing from the site: {sorted(expected - names)}"
     assert {'api.html', 'benchmarks.html', 'flashinfer_nb.scale.html'} <= names, sorted(names)
     assert site['build_s'] < 300, f"docs build took {site['build_s']:.0f} s (budget: 5 min)"
+
+
+import json, subprocess, sys
+import nbformat
+from flashinfer_nb.docs import (is_scratch, stage_notebook, benchmarks_page, stage_cached, staged_key, builder_env,
+                                _stage_in_subprocess)
+
+def _nb(path, *cells):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in cells],
+                                  metadata={'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}})
+    nbformat.write(nb, path); return Path(path)
+
+def test_scratch_notebooks_are_not_pages_nor_nbval_items(tmp_path):
+    d = tmp_path/'nbs'; d.mkdir()
+    _nb(d/'10_page.ipynb', 'x = 1'); _nb(d/'_scratch.ipynb', "raise RuntimeError('scratch must not run')")
+    assert [p.name for p in page_notebooks(d)] == ['10_page.ipynb'] and is_scratch(d/'_scratch.ipynb')
+    shutil.copy(repo_root()/'nbs'/'conftest.py', d/'conftest.py')
+    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--nbval-lax', '--nbval-current-env', str(d)],
+                       cwd=repo_root(), capture_output=True, text=True)
+    assert r.returncode == 0 and '1 passed' in r.stdout and '_scratch' not in r.stdout, r.stdout + r.stderr
+    from nbdev.doclinks import nbglob   # nbdev-test and nbdev-export skip them by their own default
+    assert [Path(p).name for p in nbglob(d)] == ['10_page.ipynb']
+
+def test_writefile_cells_are_shown_in_their_language(tmp_path):
+    src = _nb(tmp_path/'w.ipynb', '%%writefile {d}/k.cuh\n#include <cuda_fp16.h>\n__global__ void k(half* x) {}', 'print(1)',
+              '%%writefile notes.txt\nplain')
+    stage_notebook(src, tmp_path/'out'/'w.ipynb', execute=False)
+    cells = nbformat.read(tmp_path/'out'/'w.ipynb', as_version=4).cells
+    assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%writefile {d}/k.cuh\n#include'), cells[0]
+    assert [c.cell_type for c in cells[1:]] == ['code', 'code']   # Python, and a text file: code cells as before
+
+def test_benchmarks_page_lists_each_result_once(tmp_path):
+    res = tmp_path/'results'; res.mkdir()
+    (res/'gpu_op.csv').write_text('n,dtype,mine_tbps\n1024,bf16,1.5\n2048,bf16,2.5\n')
+    shutil.copy(repo_root()/'benchmarks'/'results'/'NVIDIA_H200_scale.png', res/'gpu_op.png')
+    (res/'gpu_notes.txt').write_text('raw text\n')
+    page = benchmarks_page(res, tmp_path/'site')
+    assert page.count('## gpu_op\n') == 1 and page.count('](_bench/gpu_op.png)') == 1 and page.count('## gpu_notes\n') == 1, page
+    assert '| 1024 |' in page and 'raw text' in page
+    assert (tmp_path/'site'/'_bench'/'gpu_op.png').read_bytes() == (res/'gpu_op.png').read_bytes()   # the committed image
+
+def test_executed_pages_are_reused_until_the_notebook_changes(tmp_path):
+    src, calls = _nb(tmp_path/'a.ipynb', 'x = 1'), []
+    def fake_stage(args):
+        s, d, execute, gpu, env = args
+        calls.append(s.name); d.parent.mkdir(parents=True, exist_ok=True); d.write_text(f"staged {len(calls)}")
+        return dict(notebook=s.name, seconds=1.0)
+    for _ in range(2): rep = stage_cached(src, tmp_path/'out'/'a.ipynb', False, tmp_path/'cache', stage=fake_stage)
+    assert calls == ['a.ipynb'] and rep['cached'] and (tmp_path/'out'/'a.ipynb').read_text() == 'staged 1'
+    assert staged_key(src, True) != staged_key(src, False)
+    _nb(src, 'x = 2')
+    assert not stage_cached(src, tmp_path/'out'/'a.ipynb', False, tmp_path/'cache', stage=fake_stage)['cached']
+    assert calls == ['a.ipynb'] * 2 and (tmp_path/'out'/'a.ipynb').read_text() == 'staged 2'
+    assert len(list((tmp_path/'cache').glob('a.*.ipynb'))) == 1   # the stale entry is gone
+
+def test_pages_execute_in_a_private_workspace(tmp_path):
+    src = _nb(tmp_path/'env.ipynb', 'import os\nfrom flashinfer_nb.jit.env import cache_root\nprint(os.environ["HOME"], cache_root())')
+    ws = tmp_path/'ws'
+    _stage_in_subprocess((src, tmp_path/'out'/'env.ipynb', True, False, builder_env(ws)))
+    out = nbformat.read(tmp_path/'out'/'env.ipynb', as_version=4).cells[0].outputs[0]['text']
+    home, cache = out.split()
+    assert home == str((ws/'home').resolve()) and Path(cache).is_relative_to(ws.resolve()), out
+    assert os.path.expanduser('~') not in out
+
+
+import re
+from flashinfer_nb.docs import record_gpu, missing_gpu_outputs, gpu_cells, NotebookError, main as docs_main
+
+def _gpu_nb(path):
+    "A notebook with a CPU cell (stored output), two GPU cells, a GPU magic cell that prints nothing, a GPU test cell."
+    nb = nbformat.v4.new_notebook(metadata={'kernelspec': {'display_name': 'python3', 'language': 'python', 'name': 'python3'}})
+    cpu = nbformat.v4.new_code_cell('x = 2\nprint(x)', outputs=[nbformat.v4.new_output('stream', name='stdout', text='2\n')])
+    nb.cells = [nbformat.v4.new_markdown_cell('# t'), cpu,
+                nbformat.v4.new_code_cell("#| cuda\nimport torch\ntorch.ones(2, device='cuda') * x"),
+                nbformat.v4.new_code_cell('%%capture\n#| cuda\ny = 1'),
+                nbformat.v4.new_code_cell('#| test\n#| cuda\ndef test_gpu(): pass'),
+                nbformat.v4.new_code_cell("#| cuda\nprint('on', torch.cuda.get_device_name())")]
+    for k, c in enumerate(nb.cells): c.id = f"cell{k}"
+    nbformat.write(nb, path); return path
+
+def _fake_gpu(path, run):
+    "What a GPU run returns: execution counts, output metadata, transient ids, an object address — all churn to drop."
+    assert run == {0, 1, 2, 3, 4}, run   # every cell nbdev-test runs on a GPU, in order
+    return {0: [dict(output_type='stream', name='stdout', text='2 (rerun)\n')],
+            1: [dict(output_type='execute_result', execution_count=7, metadata={'scrolled': True},
+                     data={'text/plain': "tensor([2., 2.], device='cuda:0')"})],
+            2: [], 3: [],
+            4: [dict(output_type='display_data', metadata={}, transient={'display_id': 'abc'},
+                     data={'text/plain': 'on NVIDIA H200 <torch.cuda.Device object at 0x7f12deadbeef>'})]}
+
+def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
+    nbs = tmp_path/'nbs'; nbs.mkdir()
+    path = _gpu_nb(nbs/'10_x.ipynb')
+    assert gpu_cells(path) == [1, 2, 4]   # not the CPU cell, not the test cell
+    assert len(missing_gpu_outputs([path])) == 3 and docs_main(['check-gpu-outputs', str(path)]) == 1
+    rep, = record_gpu([path], execute=_fake_gpu, copy_to=tmp_path/'copy')
+    assert rep == dict(notebook='10_x.ipynb', gpu_cells=3, with_output=2, seconds=rep['seconds'])
+    raw = path.read_text()
+    nb = nbformat.read(path, as_version=4); code = [c for c in nb.cells if c.cell_type == 'code']
+    assert code[0].outputs[0]['text'] == '2\n'                                    # the CPU cell keeps its output
+    assert code[1].outputs[0]['data']['text/plain'] == "tensor([2., 2.], device='cuda:0')"
+    assert code[1].outputs[0]['execution_count'] is None and code[1].outputs[0]['metadata'] == {}   # nbdev-clean's policy
+    assert code[2].outputs == [] and code[2].metadata == {'flashinfer_nb': {'gpu_output': 'none'}}
+    assert code[3].outputs == [] and code[3].metadata == {}                        # the test cell: untouched
+    assert 'transient' not in code[4].outputs[0] and '0x7f12deadbeef' not in raw and 'on NVIDIA H200' in raw
+    assert all(c.execution_count is None for c in code) and '"execution_count": 7' not in raw
+    assert missing_gpu_outputs([path]) == [] and docs_main(['check-gpu-outputs', str(path)]) == 0
+    assert (tmp_path/'copy'/'10_x.ipynb').read_text() == raw
+    # what check_sync.sh does to it (nbdev-clean) changes nothing; a second recording of the same outputs neither
+    subprocess.run([str(Path(sys.executable).with_name('nbdev-clean')), '--fname', str(path)], cwd=repo_root(), check=True)
+    assert path.read_text() == raw
+    record_gpu([path], execute=_fake_gpu)
+    assert path.read_text() == raw
+    # and nbval (lax) accepts it on a CPU machine: the GPU cells skipped, the recorded outputs not "unrun reference" errors
+    shutil.copy(repo_root()/'nbs'/'conftest.py', nbs/'conftest.py')
+    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--nbval-lax', '--nbval-current-env', '-rs', str(path)],
+                       cwd=repo_root(), capture_output=True, text=True)
+    assert r.returncode == 0 and re.search(r'\b1 passed, 4 skipped', r.stdout), r.stdout + r.stderr
+
+def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
+    path = _gpu_nb(tmp_path/'10_x.ipynb'); before = path.read_text()
+    def failing(path, run): raise NotebookError('10_x.ipynb, code cell 1: RuntimeError: CUDA error')
+    with pytest.raises(NotebookError, match='code cell 1'): record_gpu([path], execute=failing)
+    assert path.read_text() == before
+
+def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
+    from flashinfer_nb import magics
+    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason='no chromium binary (apt-get install chromium, or set FLASHINFER_NB_CHROMIUM)')

@@ -172,6 +172,20 @@ def test_compile_error_maps_cell_lines_and_keeps_binding(monkeypatch):
 
 
 @needs_nvcc
+def test_failed_report_is_plain_and_exports_nothing(monkeypatch):
+    ip = shell(monkeypatch)
+    monkeypatch.setenv('CLICOLOR_FORCE', '1')   # ninja colours FAILED as if a terminal read it (as in a Jupyter kernel)
+    text, err = run_cell(ip, 'axpy_plain --arch 9.0a', BROKEN)
+    r = err.report
+    assert not r.ok and 'FAILED' in r.log and '\x1b' not in r.log, repr(r.log[:300])
+    for shown in (str(r), r._repr_html_(), text):
+        assert '\x1b' not in shown and 'exports' not in shown and 'axpy(' not in shown, shown
+    assert '[31m' not in r._repr_html_() and 'build log' in r._repr_html_()
+    from flashinfer_nb.jit.core import strip_ansi
+    assert strip_ansi('\x1b[31mFAILED: \x1b[0mx.o\x1b[K') == 'FAILED: x.o'
+
+
+@needs_nvcc
 def test_binding_cell_exports_itself(monkeypatch):
     ip = shell(monkeypatch)
     src = """#include "tvm_ffi_utils.h"
@@ -311,6 +325,18 @@ def test_bench_magic_runs_the_declared_sweep(monkeypatch):
     assert len(ip.user_ns['recs']) == 4 and 'sizes' not in ip.user_ns   # the cell's names stay in the cell
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match='make_args'): ip.run_cell_magic('bench', '', "fns = {}\nsizes = []")
+
+def test_bench_magic_without_a_gpu_says_so_in_one_line(monkeypatch):
+    ip = shell(monkeypatch)
+    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    ip.user_ns.pop('ran', None)
+    cell = "#| cuda\nran = 1\nsizes = [1]\nfns = {'f': abs}\nmake_args = lambda n: (n,)\nnbytes = lambda n: 4 * n\n"
+    with pytest.raises(NoCudaDeviceError, match='needs a CUDA GPU') as e: ip.run_cell_magic('bench', '', cell)
+    assert e.value._render_traceback_() == [f"NoCudaDeviceError: {e.value}"] and 'sizes' not in str(e.value)
+    with capture_output() as cap: ip.run_cell(f"%%bench\n{cell}")   # what Jupyter shows: one line, the cell not quoted
+    shown = cap.stdout + cap.stderr
+    assert shown.strip().splitlines() == [f"NoCudaDeviceError: {e.value}"], shown
+    assert 'ran' not in ip.user_ns
 
 
 TUNED = """#include <cstdint>

@@ -92,7 +92,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path/'ws'))
     shutil.copytree(INCLUDE_DIR, tmp_path/'include'); shutil.copytree(CSRC_DIR, tmp_path/'csrc')
     ctx = CompilationContext('9.0')
-    mk = lambda: gen_jit_spec('scale_t', [tmp_path/'csrc'/'scale.cu', tmp_path/'csrc'/'scale_jit_binding.cu'],
+    mk = lambda: gen_jit_spec('scale_t', [tmp_path/'csrc'/'scale_kernels.cu', tmp_path/'csrc'/'scale.cpp'],
                               extra_include_dirs=[tmp_path/'include'], context=ctx)
     spec = mk()
     lib = spec.build()
@@ -100,7 +100,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     # warm: no ninja
     monkeypatch.setattr(JitSpec, '_run_ninja', lambda self, v: pytest.fail('ninja ran on a warm cache'))
     assert mk().build() == lib
-    hdr = tmp_path/'include'/'flashinfer_nb'/'vec.cuh'
+    hdr = tmp_path/'include'/'flashinfer_nb'/'vec.cuh'   # device code only: scale.cpp does not include it
     os.utime(hdr, (time.time() + 3600, time.time() + 3600))   # touched (future mtime), not changed
     assert mk().build() == lib
     monkeypatch.undo(); monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path/'ws'))
@@ -109,7 +109,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     lib2 = mk().build()
     assert lib2 != lib and lib2.exists()
     log = (spec.build_dir/'build.log').read_text()
-    assert 'scale.cu' in log and 'scale_jit_binding.cu' not in log   # only the including TU recompiled
+    assert 'scale_kernels.cu' in log and 'scale.cpp' not in log   # only the including TU recompiled
     mod = mk().load(lib2)
     with pytest.raises(ValueError, match='CUDA'): mod.scale(torch.empty(4), torch.ones(4), 2.0)
 

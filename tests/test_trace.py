@@ -4,6 +4,7 @@ import pytest
 import inspect, json, os, subprocess, sys, textwrap, types
 import pytest, torch
 import flashinfer_nb
+flashinfer_nb.import_ops()   # every op's module: each registers its templates as it loads
 from flashinfer_nb.trace import (TraceTemplate, Var, Const, Tensor, Scalar, TRACE_REGISTRY, register_trace, fi_trace,
                                  dispatch_templates, example_arguments, check_against_reference, dump_definition)
 
@@ -32,12 +33,10 @@ def test_registered_templates_are_consistent(fn, tpl):
     _complete(fi_trace(fn, **example_arguments(tpl)), tpl)
 
 def test_every_public_op_has_a_trace():
-    # an op is a function the package re-exports from one of its modules (not a package-level helper such
-    # as load_ipython_extension)
-    ops = {k: v for k, v in vars(flashinfer_nb).items()
-           if callable(v) and not isinstance(v, (type, types.ModuleType)) and not k.startswith('_')
-           and getattr(v, '__module__', '').startswith('flashinfer_nb.')}
-    assert 'scale' in ops
+    # an op is a function the package offers from one of its modules (flashinfer_nb.OPS, imported on first
+    # use; not a package-level helper such as load_ipython_extension)
+    ops = {k: getattr(flashinfer_nb, k) for k in flashinfer_nb.OPS}
+    assert 'scale' in ops and all(getattr(v, '__module__', '').startswith('flashinfer_nb.') for v in ops.values())
     registered = {id(fn) for fn, _ in TRACE_REGISTRY}
     missing = [k for k, v in ops.items() if id(v) not in registered]
     assert not missing, f"public ops without a trace template: {missing}"

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/01_compilation_context.ipynb #c003
 from __future__ import annotations
-import functools, re
+import functools, os, re, sys
 from .env import get_setting, SETTINGS
 
 # %% auto #0
@@ -30,7 +30,20 @@ def parse_arch_list(spec: str) -> list[tuple[int, str]]:
     return sorted({parse_arch(t) for t in re.split(r'[\s,;]+', spec.strip()) if t})
 
 # %% ../../nbs/01_compilation_context.ipynb #c008
+def _smi_archs() -> list[tuple[int, str]] | None:
+    "The GPUs' archs from `nvidia-smi` (no torch import: the command line stays fast); [] without it, None if unsure."
+    import shutil, subprocess
+    if 'CUDA_VISIBLE_DEVICES' in os.environ: return None   # which GPUs a process sees: torch knows, nvidia-smi does not
+    if not (smi := shutil.which('nvidia-smi')): return []
+    try: r = subprocess.run([smi, '--query-gpu=compute_cap', '--format=csv,noheader'], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired): return None
+    caps = r.stdout.split()
+    if r.returncode != 0 or not all(re.fullmatch(r'\d+\.\d+', c) for c in caps): return None   # old driver: no compute_cap
+    return sorted({parse_arch(c) for c in caps})
+
 def _detected_archs() -> list[tuple[int, str]]:
+    "The archs of the GPUs this process sees: torch's answer once torch is imported, else nvidia-smi's."
+    if 'torch' not in sys.modules and (archs := _smi_archs()) is not None: return archs
     try: import torch
     except ImportError: return []
     if not torch.cuda.is_available(): return []

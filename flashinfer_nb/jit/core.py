@@ -12,12 +12,12 @@ from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, get_setting, setti
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
-__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'find_ninja',
-           'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes', 'first_compiler_error',
-           'build_failure_cause', 'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs',
-           'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs',
-           'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'effective_launcher', 'JitSpec',
-           'gen_jit_spec', 'generated_source']
+__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'cuda_include_dir',
+           'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes',
+           'first_compiler_error', 'build_failure_cause', 'strip_ansi', 'JitCompileError', 'lock_wait_message',
+           'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus',
+           'flag_include_dirs', 'absolute_include_flags', 'compiler_environment', 'terminate_builds',
+           'effective_launcher', 'JitSpec', 'gen_jit_spec', 'generated_source']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -64,6 +64,17 @@ def find_nvcc() -> Path:
     if (p := Path('/usr/local/cuda/bin/nvcc')).is_file(): return p
     raise RuntimeError(f"nvcc not found: install the CUDA toolkit, or set {SETTINGS['nvcc'].env} "
                        "or CUDA_HOME, or put nvcc on PATH")
+
+@functools.cache
+def cuda_include_dir() -> Path:
+    "The CUDA toolkit's include folder, beside the nvcc the JIT uses: host-only C++ sources (`.cpp`, compiled by `c++`) "
+    "include `cuda_runtime.h` and `cuda_fp16.h` from it. The nvcc version in every key covers what it holds."
+    roots = [Path(v) for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
+    roots += [find_nvcc().resolve().parent.parent, Path('/usr/local/cuda')]   # nvcc may be a wrapper script
+    for root in roots:
+        for d in (root/'include', root/'targets'/'x86_64-linux'/'include', root/'targets'/'sbsa-linux'/'include'):
+            if (d/'cuda_runtime.h').is_file(): return d
+    raise RuntimeError(f"cuda_runtime.h not found under {', '.join(map(str, roots))}; set CUDA_HOME to the CUDA toolkit")
 
 def find_ninja() -> Path:
     "The ninja binary from the `ninja` Python package, else from `PATH`."
@@ -143,9 +154,16 @@ def build_failure_cause(log: str) -> str | None:
         if m := r.search(log): return say(m)
     return None
 
+_ANSI = re.compile(r'\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]')
+
+def strip_ansi(text: str) -> str:
+    "`text` without terminal escape sequences (colours that ninja or a compiler add when they think a terminal reads them)."
+    return _ANSI.sub('', text)
+
 class JitCompileError(RuntimeError):
     "A module failed to build. `.file`, `.line`, `.message`: the first error; `.log`: the whole build output."
     def __init__(self, name: str, log: str, log_path: Path | None = None):
+        log = strip_ansi(log)
         self.name, self.log, self.log_path = name, log, log_path
         first = first_compiler_error(log)
         self.file, self.line, self.message = first if first else ('', None, '')
@@ -614,7 +632,8 @@ class JitSpec:
         lines = ['ninja_required_version = 1.3', f"slot = {job_slot_prefix()}",
                  f"nvcc = {(launcher + ' ') if launcher else ''}{shlex.quote(str(find_nvcc()))}",
                  f"cxx = {(launcher + ' ') if launcher else ''}c++",
-                 f"cflags = {q(self.cflags())}", f"cuda_cflags = {q(self.cuda_cflags())}",
+                 # host-only C++ sources get the toolkit's headers (not in the key's flags: the nvcc version covers them)
+                 f"cflags = {q([*self.cflags(), f'-I{cuda_include_dir()}'])}", f"cuda_cflags = {q(self.cuda_cflags())}",
                  f"ldflags = {q(self.ldflags())}", '',
                  # the TU key in the command makes ninja recompile on content change, whatever the mtimes say
                  'rule cuda_compile',
@@ -654,7 +673,7 @@ class JitSpec:
                 if verbose: sys.stderr.write(line)  # stream, so long builds show their progress
                 status.feed(line)
                 out.append(line)
-            rc, log = proc.wait(), ''.join(out)
+            rc, log = proc.wait(), strip_ansi(''.join(out))   # the log file and reports: plain text
         except BaseException:  # e.g. KeyboardInterrupt: SIGTERM makes ninja stop its compilers, then we let go
             proc.terminate()
             try: proc.wait(timeout=10)

@@ -4,6 +4,7 @@
 #pragma once
 #include <type_traits>
 
+#include "scale_launch.h"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
