@@ -636,7 +636,8 @@ class Tuner:
         dtype : optional
             The dtype recorded in the database (and read by ``warm_start=True``).
         max_configs, time_budget_s, compile_timeout_s : optional
-            Budgets: configurations tried, wall time of the whole run, seconds per compile.
+            Budgets: configurations tried, wall time of the whole run, seconds per compile (counted from the start
+            of the configuration's build, its wait for one of the JIT's compiler slots included).
         warm_start : True, dict or list of dicts, optional
             Configurations tried first: given, or (True) the database's entries for these shapes.
         default : dict, optional
