@@ -883,6 +883,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'flashinfer_nb.tune._in_kernel': ('tune.html#_in_kernel', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune._load_merged': ('tune.html#_load_merged', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune._positive': ('tune.html#_positive', 'flashinfer_nb/tune.py'),
+                                    'flashinfer_nb.tune._timeout_limit': ('tune.html#_timeout_limit', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune._value': ('tune.html#_value', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.config_flags': ('tune.html#config_flags', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.config_key': ('tune.html#config_key', 'flashinfer_nb/tune.py'),

@@ -13,9 +13,9 @@ from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, wri
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
-__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
-           'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry', 'reload_db',
-           'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
+__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags', 'config_tag',
+           'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry',
+           'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
            'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
@@ -271,7 +271,7 @@ class Trial:
     rounds: dict = field(default_factory=dict)    # case label -> the median of each timed round (µs)
     samples: dict = field(default_factory=dict)   # case label -> every timed call (µs)
     started: float | None = None
-    timed_out: bool = False
+    timed_out: float = 0.0    # the limit (s) it went past, 0: none
 
     @property
     def key(self) -> str: return config_key(self.config)
@@ -466,6 +466,17 @@ def _default_timer(repeat_ms: float):
         return bench_gpu_time(fn, (), kwargs, repeat_time_ms=repeat_ms, dry_run_time_ms=min(repeat_ms, 5.0))
     return timer
 
+AUTO_TIMEOUT = dict(factor=5.0, floor_s=30.0, after=3)   # compile_timeout_s='auto' (as Helion's adaptive timeout)
+
+def _timeout_limit(setting, trials) -> float | None:
+    "The compile timeout now: the number given; with 'auto', `factor` x the median of the builds finished so far "
+    "(compiled, not from the cache), at least `floor_s`, once `after` of them have finished; else none."
+    if setting != 'auto': return setting
+    done = sorted(t.compile_s for t in trials if t.status in ('compiled', 'ok', 'mismatch', 'run error')
+                  and not t.cached and t.compile_s)
+    if len(done) < AUTO_TIMEOUT['after']: return None
+    return max(AUTO_TIMEOUT['floor_s'], AUTO_TIMEOUT['factor'] * statistics.median(done))
+
 def _positive(name, v, kind=(int, float)):
     if v is not None and (isinstance(v, bool) or not isinstance(v, kind) or v <= 0):
         raise ValueError(f"{name} must be a positive number, got {v!r}")
@@ -513,11 +524,12 @@ class Tuner:
             return 'module', obj
         finally: t.compile_s = time.monotonic() - t.started   # here: the main thread may be busy checking another
 
-    def _collect(self, t: Trial, fut, timeout_s):
+    def _collect(self, t: Trial, fut):
         try: kind, obj = fut.result()
         except BaseException as e:
-            t.status = 'timeout' if t.timed_out else 'compile error'
-            t.error = (f"still compiling after {timeout_s:g} s (compile_timeout_s), stopped" if t.timed_out else _first_line(e))
+            if not t.timed_out: t.status, t.error = 'compile error', _first_line(e); return
+        if t.timed_out:   # stopped, or (a build that cannot be stopped) finished past its limit: excluded either way
+            t.status, t.error = 'timeout', f"still compiling after {t.timed_out:.3g} s (compile_timeout_s), stopped"
             return
         if kind == 'library':
             try: obj = t.spec.load(obj)
@@ -530,10 +542,11 @@ class Tuner:
         """Build `configs` (default: the whole space) in a pool of `jobs` threads (default: the JIT's job count);
         a build running longer than `compile_timeout_s` is stopped; past `deadline` (time.monotonic) nothing new starts.
         `on_compiled(trial)` runs in this thread as each one finishes. Ctrl-C stops every build and returns."""
-        _positive('jobs', jobs, int); _positive('compile_timeout_s', compile_timeout_s)
+        _positive('jobs', jobs, int)
+        if compile_timeout_s != 'auto': _positive('compile_timeout_s', compile_timeout_s)
         trials = [self.trial(c) for c in (self.configs if configs is None else configs)]
         todo = [t for t in trials if t.module is None and t.status not in FINAL]
-        for t in todo: t.status, t.timed_out, t.started = 'pending', False, None
+        for t in todo: t.status, t.timed_out, t.started = 'pending', 0.0, None
         result = result or TuneResult(self.op, trials, [])
         live = live or _Live(False, '')
         if not todo: return trials
@@ -549,18 +562,18 @@ class Tuner:
                 done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
                 for f in done:
                     t = futs[f]
-                    self._collect(t, f, compile_timeout_s)
+                    self._collect(t, f)
                     if t.status == 'compiled' and on_compiled is not None: on_compiled(t)
-                now = time.monotonic()
+                now, limit = time.monotonic(), _timeout_limit(compile_timeout_s, trials)
                 for f in list(pending):
                     t = futs[f]
                     if t.started is not None and t.status == 'pending': t.status = 'compiling'
-                    if compile_timeout_s and t.started is not None and now - t.started > compile_timeout_s:
-                        t.timed_out = True
+                    if limit and t.started is not None and now - t.started > (t.timed_out or limit):
+                        t.timed_out = t.timed_out or limit
                         if t.spec is not None: terminate_builds(t.spec.build_dir)
-                        if now - t.started > compile_timeout_s + 15:   # a build that does not stop: leave it behind
+                        if now - t.started > t.timed_out + 15:   # a build that does not stop: leave it behind
                             pending.discard(f); t.status = 'timeout'
-                            t.error = f"still compiling after {compile_timeout_s:g} s (compile_timeout_s), abandoned"
+                            t.error = f"still compiling after {t.timed_out:.3g} s (compile_timeout_s), abandoned"
                 if deadline is not None and now > deadline and pending:
                     self._stop(pending, futs, 'not tried', 'time budget spent before it compiled')
                     result.notes.append(f"time budget spent during compilation: {len(pending)} configuration(s) not compiled")
@@ -637,7 +650,8 @@ class Tuner:
             The dtype recorded in the database (and read by ``warm_start=True``).
         max_configs, time_budget_s, compile_timeout_s : optional
             Budgets: configurations tried, wall time of the whole run, seconds per compile (counted from the start
-            of the configuration's build, its wait for one of the JIT's compiler slots included).
+            of the configuration's build, its wait for one of the JIT's compiler slots included); ``'auto'``: 5x the
+            median compile time of the first builds, at least 30 s (`AUTO_TIMEOUT`).
         warm_start : True, dict or list of dicts, optional
             Configurations tried first: given, or (True) the database's entries for these shapes.
         default : dict, optional
@@ -660,7 +674,8 @@ class Tuner:
         if not callable(call): raise TypeError(f"call must be a function (module, **inputs) -> output, got {type(call).__name__}")
         if reference is not None and not callable(reference): raise TypeError("reference must be a function (**inputs) -> expected output")
         _positive('max_configs', max_configs, int); _positive('time_budget_s', time_budget_s)
-        _positive('compile_timeout_s', compile_timeout_s); _positive('rounds', rounds, int); _positive('repeat_ms', repeat_ms)
+        if compile_timeout_s != 'auto': _positive('compile_timeout_s', compile_timeout_s)
+        _positive('rounds', rounds, int); _positive('repeat_ms', repeat_ms)
         if timer is not None and not callable(timer): raise TypeError("timer must be a function (fn, kwargs) -> times in ms")
         cases = make_cases(inputs, shapes)
         order = self._order(warm_start, default, dtype, cases)

@@ -194,6 +194,18 @@ def test_interrupt_during_compilation_stops_and_keeps_results():
     assert st[0] == 'ok' and st.count('interrupted') >= 3 and 'interrupted' in r.summary()
     assert r.best_config() is None    # nothing was timed: an interrupt skips the timing
 
+def test_auto_compile_timeout(monkeypatch):
+    # 'auto': once `after` builds have finished, a build running past factor x their median (at least floor_s) is out
+    monkeypatch.setattr(T, 'AUTO_TIMEOUT', dict(factor=2.0, floor_s=0.3, after=3))
+    def build(c):
+        time.sleep(1.5 if c['BLOCK'] == 512 else 0.05)
+        return Fake(c)
+    tu = Tuner({'BLOCK': [64, 128, 256, 512]}, build)
+    trials = tu.compile(jobs=1, compile_timeout_s='auto')
+    assert [t.status for t in trials] == ['compiled'] * 3 + ['timeout'] and 'after 0.3 s' in trials[3].error
+    assert T._timeout_limit('auto', trials[:2]) is None and T._timeout_limit(7, []) == 7
+    with pytest.raises(ValueError, match='compile_timeout_s must be'): tu.compile(compile_timeout_s='soon')
+
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 
