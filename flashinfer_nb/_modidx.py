@@ -593,7 +593,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'flashinfer_nb.norm._module': ('norm.html#_module', 'flashinfer_nb/norm.py'),
                                     'flashinfer_nb.norm._norm_cases': ('norm.html#_norm_cases', 'flashinfer_nb/norm.py'),
                                     'flashinfer_nb.norm._norm_inputs': ('norm.html#_norm_inputs', 'flashinfer_nb/norm.py'),
-                                    'flashinfer_nb.norm._norm_kernel_unit': ('norm.html#_norm_kernel_unit', 'flashinfer_nb/norm.py'),
+                                    'flashinfer_nb.norm._norm_kernel_units': ('norm.html#_norm_kernel_units', 'flashinfer_nb/norm.py'),
                                     'flashinfer_nb.norm._norm_trace': ('norm.html#_norm_trace', 'flashinfer_nb/norm.py'),
                                     'flashinfer_nb.norm._parse_shapes': ('norm.html#_parse_shapes', 'flashinfer_nb/norm.py'),
                                     'flashinfer_nb.norm._rmsnorm_slow': ('norm.html#_rmsnorm_slow', 'flashinfer_nb/norm.py'),

@@ -601,6 +601,9 @@ class Tuner:
             try:
                 got = call(t.module, **_clone(c.inputs()))
                 if reference is None: continue
+                if got is None:
+                    raise TypeError("call returned None: it must return the output(s) to compare with the reference "
+                                    "(e.g. `lambda m, x, out: (m.op(out, x), out)[1]`)")
                 if c.label not in expected: expected[c.label] = reference(**_clone(c.inputs(), poison=False))
                 verdict = check_against_reference(got, expected[c.label], tolerance)
             except Exception as e:
