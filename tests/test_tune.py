@@ -206,6 +206,12 @@ def test_auto_compile_timeout(monkeypatch):
     assert T._timeout_limit('auto', trials[:2]) is None and T._timeout_limit(7, []) == 7
     with pytest.raises(ValueError, match='compile_timeout_s must be'): tu.compile(compile_timeout_s='soon')
 
+def test_call_returning_none_is_reported():
+    # a launcher writes into `out` and returns nothing: with a reference, `call` must return what to compare
+    r = tune({'BLOCK': [128]}, lambda c: Fake(c), lambda m, x, out: None, inputs_for(8), reference=lambda x, out: x * 2,
+             timer=make_timer(), csv=False, db=False, progress=False)
+    assert r.trials[0].status == 'run error' and 'call returned None' in r.trials[0].error and not r.best
+
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 
