@@ -954,6 +954,12 @@ class CudaMagics(Magics):
     def _tune_cell(self, args, cell):
         "`--tune`: every configuration compiled (the logic is flashinfer_nb.tune's), NAME bound to the Tuner."
         from flashinfer_nb.tune import TuneResult, _Live
+        other = [f for f, v in (('--save', args.save), ('--rebuild', args.rebuild), ('--debug', args.debug),
+                                ('--lineinfo', args.lineinfo), ('--verbose', args.verbose), ('--block', args.block),
+                                ('--smem', args.smem), ('--max-registers', args.max_registers),
+                                ('--no-spills', args.no_spills), ('--no-local-memory', args.no_local_memory)) if v]
+        if other: raise UsageError(f"%%cuda_kernel {args.name} --tune: {', '.join(other)} do(es) not apply to a tuning run; "
+                                   "compile the chosen configuration without --tune (--flags \"-DBLOCK=...\") for those")
         try: tuner = cell_tuner(args.name, cell, args.tune, arch=args.arch, flags=args.flags, include_dirs=args.include_dir)
         except ValueError as e: raise UsageError(f"%%cuda_kernel {args.name} --tune: {e}") from None
         res = TuneResult(tuner.op, [tuner.trial(c) for c in tuner.configs], [])

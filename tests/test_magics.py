@@ -415,7 +415,16 @@ def test_tune_compiles_every_configuration(monkeypatch):
     assert callable(getattr(st['BLOCK=128'].module, 'axpy'))
     text = ''.join(o.data.get('text/plain', '') for o in cap.outputs)
     assert 'compile error' in text and 'BLOCK=256' in text and '3 configuration(s)' in text
-    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier')]:
+    # NAME.tune reuses the compiled modules (no second build); a fake timer stands in for the GPU here
+    import torch
+    builds = []
+    monkeypatch.setattr(type(tuner), '_build_one', lambda self, t: builds.append(t) or pytest.fail('rebuilt'))
+    res = tuner.tune(lambda m, x: (getattr(m, 'axpy'), x * 2)[1], dict(x=torch.ones(8)), reference=lambda x: x * 2,
+                     timer=lambda fn, kw: [float(fn.args[0] is st['BLOCK=256'].module) + 1e-3], csv=False, db=False,
+                     progress=False)
+    assert not builds and res.best_config() == {'BLOCK': 128} and [t.status for t in res.trials] == ['ok', 'ok', 'compile error']
+    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier'),
+                      ('t --tune "B=1" --save csrc/x.cu', '--save do'), ('t --tune "B=1" --no-spills', '--no-spills')]:
         with pytest.raises(UsageError, match=msg): ip.run_cell_magic('cuda_kernel', line, TUNED)
 
 

@@ -36,7 +36,10 @@ def write_if_different(path: Path | str, content: str) -> bool:
         if path.read_text() == content: return False
     except (FileNotFoundError, UnicodeDecodeError): pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # the thread too: two threads of one process (the autotuner's parallel builds) write shared files (the toolchain
+    # memo, the job-slot script) at once, and one's os.replace would take the other's temporary file away
+    import threading
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(content)
     os.replace(tmp, path)
     return True
