@@ -111,13 +111,17 @@ def main():
     ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--out', type=Path, help='also write the table here')
     ap.add_argument('--dtypes', nargs='+', default=['bfloat16', 'float16'])
+    ap.add_argument('--hiddens', nargs='+', type=int, help='norm hidden sizes (default: 1536 ... 16384, 4100, 14338)')
+    ap.add_argument('--rows', nargs='+', type=int, help='row counts (default: 1 ... 8192)')
+    ap.add_argument('--inter', nargs='+', type=int, help='silu_and_mul output widths d (default: 8960 ... 7170)')
+    ap.add_argument('--no-host', action='store_true', help='skip the host-time-per-call section')
     a = ap.parse_args()
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_act = fi_modules(root)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
-    hiddens = [4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338]
-    rows_list = [1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192]
-    inter = [14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170]
+    hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
+    rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
+    inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
     cases = []
     for dt in a.dtypes:
         dtype = getattr(torch, dt)
@@ -145,7 +149,7 @@ def main():
              f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
     for label, t in res:
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}")
-    lines += [''] + call_boundary(fi_norm)
+    if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)
     print(text)
     if a.out: a.out.write_text(text + '\n')

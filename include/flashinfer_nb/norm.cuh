@@ -152,7 +152,7 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // Decode batches (rows <= 2 x the SM count: one or two blocks per SM, the grid never refills) are
 // latency-bound, not bandwidth-bound: what counts is the serial chain of one block (loads in flight ->
 // reduction -> weight -> stores). There the fewest vectors per thread (the most threads per row, up to
-// 512) wins, and for rows of 16 KB and more the weight is loaded with the row instead of after the
+// 512) wins, and for rows of 8 KB and more the weight is loaded with the row instead of after the
 // reduction (one L2 round trip less; the fused kernel only while it holds <= 2 vectors of each operand or
 // runs on at most half the SMs: at 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
 // 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24).
@@ -180,14 +180,17 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
-  const bool early = early_hint || (decode && static_cast<int64_t>(p.d) * sizeof(T) >= 16384 &&
+  const bool early = early_hint || (decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 &&
                                      (!kFused || vpt <= 2 || 2 * p.rows <= sms));
   switch (vpt) {
     case 1: return early ? launch<T, kVec, 1, 0, kFused, true>(p, block, stream) : launch<T, kVec, 1, 0, kFused>(p, block, stream);
     case 2: return early ? launch<T, kVec, 2, 0, kFused, true>(p, block, stream) : launch<T, kVec, 2, 0, kFused>(p, block, stream);
     case 4: return early ? launch<T, kVec, 4, 0, kFused, true>(p, block, stream) : launch<T, kVec, 4, 0, kFused>(p, block, stream);
     case 8: return early ? launch<T, kVec, 8, 0, kFused, true>(p, block, stream) : launch<T, kVec, 8, 0, kFused>(p, block, stream);
-    case 16: if constexpr (kVec <= 4) return launch<T, kVec, 16, 0, kFused>(p, block, stream); break;
+    case 16:
+      if constexpr (kVec <= 4)
+        return early ? launch<T, kVec, 16, 0, kFused, true>(p, block, stream) : launch<T, kVec, 16, 0, kFused>(p, block, stream);
+      break;
     case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
   }
   return cudaErrorInvalidValue;
