@@ -187,9 +187,10 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
     case 2: return early ? launch<T, kVec, 2, 0, kFused, true>(p, block, stream) : launch<T, kVec, 2, 0, kFused>(p, block, stream);
     case 4: return early ? launch<T, kVec, 4, 0, kFused, true>(p, block, stream) : launch<T, kVec, 4, 0, kFused>(p, block, stream);
     case 8: return early ? launch<T, kVec, 8, 0, kFused, true>(p, block, stream) : launch<T, kVec, 8, 0, kFused>(p, block, stream);
-    case 16:
+    case 16:  // early weight here only for the fused kernel: 1.25 -> 1.75x FlashInfer at 1 x 14338, while
+              // rmsnorm lost 3-9% with it (H200, benchmarks/results/NVIDIA_H200_issue19_vs_flashinfer_decode.txt)
       if constexpr (kVec <= 4)
-        return early ? launch<T, kVec, 16, 0, kFused, true>(p, block, stream) : launch<T, kVec, 16, 0, kFused>(p, block, stream);
+        return early && kFused ? launch<T, kVec, 16, 0, kFused, true>(p, block, stream) : launch<T, kVec, 16, 0, kFused>(p, block, stream);
       break;
     case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
   }
