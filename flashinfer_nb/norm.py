@@ -185,6 +185,9 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
         Added to the mean square before the reciprocal square root.
     out : torch.Tensor, optional
         Destination with the shape, dtype and device of `input`; allocated when omitted. May be `input`.
+    skip_check : bool
+        Skip the Python checks. The binding's own checks run either way (they come first); a bad input
+        then raises the binding's error rather than the Python one.
 
     Returns
     -------
@@ -223,6 +226,8 @@ def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch
         ``(hidden,)``, same dtype and device as `input`.
     eps : float
         Added to the mean square before the reciprocal square root.
+    skip_check : bool
+        Skip the Python checks (the binding's own checks run either way).
 
     Examples
     --------
