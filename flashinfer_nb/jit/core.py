@@ -662,6 +662,9 @@ class JitSpec:
         log_path = self.build_dir/'build.log'
         env = {**os.environ, 'NINJA_STATUS': '[%f/%t] ', 'FLASHINFER_NB_JOB_SLOTS': str(jobs),  # in the environment, not the commands:
                'FLASHINFER_NB_JOB_SLOT_DIR': str(cache_root()/'jobslots')}  # a new -j must not recompile
+        # sccache's preprocessor cache mode (C++ sources) stops with a fatal error on a corrupt store entry instead of
+        # compiling again; without it a bad entry is a miss. A server sccache starts for this build inherits this.
+        if Path(effective_launcher() or 'x').name.startswith('sccache'): env.setdefault('SCCACHE_DIRECT', 'false')
         # ninja and its compilers inherit the build lock: if this process is killed they keep the directory
         # locked until they exit, so two ninjas never write the same outputs.
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
