@@ -553,6 +553,11 @@ class Tuner:
         try: nvcc_version(); host_compiler_version(); job_slot_prefix()   # shared files written here first: threads writing one at once collide
         except Exception: pass                          # (no nvcc: each build says so itself)
         old_show, BuildStatus.show_in_terminal = BuildStatus.show_in_terminal, False
+        # the live table reports every configuration's build: the JIT's own "building X / built X" lines (one pair
+        # per configuration, interleaved with the table) are held back; warnings and errors still show
+        from .jit.core import logger as jit_logger
+        old_level = jit_logger.level
+        if old_level < 30: jit_logger.setLevel(30)
         pool = cf.ThreadPoolExecutor(max_workers=jobs or max(1, min(default_jobs(), len(todo))), thread_name_prefix='tune')
         futs = {}
         for t in todo: futs[pool.submit(self._build_one, t)] = t
@@ -585,6 +590,7 @@ class Tuner:
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
             BuildStatus.show_in_terminal = old_show
+            jit_logger.setLevel(old_level)
         return trials
 
     def _stop(self, pending, futs, status, why):
