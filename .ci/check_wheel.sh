@@ -16,7 +16,7 @@ t0=$SECONDS
   || { cat "$tmp/build.log"; echo "python -m build failed" >&2; exit 1; }
 wheel=$(ls "$tmp"/dist/*.whl); sdist=$(ls "$tmp"/dist/*.tar.gz)
 "$py" -m zipfile -l "$wheel" >"$tmp/wheel.txt"
-for f in flashinfer_nb/data/include/flashinfer_nb/scale.cuh flashinfer_nb/data/csrc/scale.cu \
+for f in flashinfer_nb/data/include/flashinfer_nb/scale.cuh flashinfer_nb/data/csrc/scale_kernels.cu flashinfer_nb/data/csrc/scale.cpp \
          flashinfer_nb/data/csrc/tvm_ffi_utils.h flashinfer_nb/data/settings.ini; do
   grep -q "^$f " "$tmp/wheel.txt" || { echo "wheel lacks $f" >&2; exit 1; }
 done

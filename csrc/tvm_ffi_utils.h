@@ -136,3 +136,85 @@ inline bool same_dtype(DLDataType a, DLDataType b) {
                              << "; expected float16 or bfloat16";                     \
     return false;                                                                      \
   }()
+
+// ---- cheap call-boundary checks (issue 19) ----
+// The Python layer calls the binding first and runs its own (slower, clearer) checks only when the binding
+// refuses, so the binding must refuse at least everything the Python checks refuse. These helpers are
+// deliberately strict: a refusal of a valid call only costs the Python checks and one more call.
+namespace flashinfer_nb {
+
+// `t` as (rows, cols) rows of a row-major matrix: last dimension contiguous, leading dimensions collapsible
+// into one without a copy (every leading stride is the next one's stride times its size, size-1 dims included).
+struct RowsView {
+  int64_t rows, cols, stride;
+};
+inline bool as_rows(TensorView t, RowsView* r) {
+  const int nd = t.ndim();
+  if (nd < 1) return false;
+  const int64_t* sh = t.shape().data();
+  const int64_t* st = t.strides().data();
+  if (st[nd - 1] != 1) return false;  // also for a size-1 last dimension: the Python check is strict there too
+  int64_t rows = 1;
+  for (int i = 0; i < nd - 1; ++i) rows *= sh[i];
+  r->rows = rows;
+  r->cols = sh[nd - 1];
+  r->stride = nd >= 2 ? st[nd - 2] : sh[nd - 1];
+  if (rows == 0 || r->cols == 0) return true;
+  for (int i = nd - 3; i >= 0; --i)
+    if (st[i] != st[i + 1] * sh[i + 1]) return false;
+  return true;
+}
+
+inline bool same_shape(TensorView a, TensorView b) {
+  if (a.ndim() != b.ndim()) return false;
+  const int64_t *x = a.shape().data(), *y = b.shape().data();
+  for (int i = 0; i < a.ndim(); ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
+
+inline bool same_device(TensorView a, TensorView b) {
+  return a.device().device_type == b.device().device_type && a.device().device_id == b.device().device_id;
+}
+
+inline bool is_float_dtype(DLDataType dt) {
+  return dt.lanes == 1 && ((dt.code == kDLFloat && (dt.bits == 16 || dt.bits == 32)) || (dt.code == kDLBfloat && dt.bits == 16));
+}
+
+// Byte span [lo, hi) of the elements of a rows view (rows > 0, cols > 0).
+inline void row_span(TensorView t, const RowsView& r, uintptr_t* lo, uintptr_t* hi) {
+  const int64_t es = t.dtype().bits / 8;
+  *lo = reinterpret_cast<uintptr_t>(static_cast<char*>(t.data_ptr()) + t.byte_offset());
+  *hi = *lo + static_cast<uintptr_t>(((r.rows - 1) * r.stride + r.cols) * es);
+}
+
+// 'n'one, 's'ame (the identical view) or 'p'artial overlap of two rows views of equal shape and dtype.
+inline char overlap(TensorView a, const RowsView& ra, TensorView b, const RowsView& rb) {
+  if (ra.rows == 0 || ra.cols == 0) return 'n';
+  uintptr_t a0, a1, b0, b1;
+  row_span(a, ra, &a0, &a1);
+  row_span(b, rb, &b0, &b1);
+  if (a1 <= b0 || b1 <= a0) return 'n';
+  return a0 == b0 && ra.stride == rb.stride ? 's' : 'p';
+}
+
+// Compute capabilities the ops list in Python (`_CCS` in nbs/11_norm.ipynb, nbs/12_activation.ipynb), cached
+// per device: one attribute query per device per process.
+inline bool supported_cc(int device_id) {
+  constexpr int kMaxDevices = 64;
+  static int cache[kMaxDevices] = {0};  // 0 unknown, 1 supported, 2 not
+  if (device_id < 0 || device_id >= kMaxDevices) return false;
+  if (cache[device_id] == 0) {
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device_id) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device_id) != cudaSuccess)
+      return false;
+    const int cc = major * 10 + minor;
+    bool ok = false;
+    for (int c : {75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121}) ok = ok || c == cc;
+    cache[device_id] = ok ? 1 : 2;
+  }
+  return cache[device_id] == 1;
+}
+
+}  // namespace flashinfer_nb

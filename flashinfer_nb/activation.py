@@ -16,7 +16,8 @@ from .aot import register_aot
 # %% auto #0
 __all__ = ['ACTIVATIONS', 'ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace',
            'gen_act_and_mul_module', 'get_act_and_mul_module', 'silu_and_mul_reference', 'gelu_and_mul_reference',
-           'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul']
+           'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul',
+           'decode_step_bench_cases']
 
 # %% ../nbs/12_activation.ipynb #9c32d1a1
 ACTIVATIONS: dict[str, str] = {
@@ -26,10 +27,10 @@ ACTIVATIONS: dict[str, str] = {
                   'return x / (1.0f + __expf(-2.0f * u));'),
 }
 
-def _render(act_name: str, act_func_body: str) -> str:
+def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:
     import jinja2  # only when a module is generated: keeps `import flashinfer_nb` cheap
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env.from_string((CSRC_DIR/'act_and_mul.jinja').read_text()).render(act_name=act_name, act_func_body=act_func_body)
+    return env.from_string((CSRC_DIR/template).read_text()).render(act_name=act_name, act_func_body=act_func_body)
 
 def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None) -> JitSpec:
     """JIT spec of `<act_name>_and_mul`. `act_func_body` is the CUDA body of `float apply(float x)`
@@ -39,7 +40,10 @@ def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, cont
         if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
         act_func_body = ACTIVATIONS[act_name]
     spec = gen_jit_spec(f'{act_name}_and_mul', [], supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
-    spec.sources = [generated_source(spec, f'{act_name}_and_mul.cu', _render(act_name, act_func_body))]
+    # two TUs built side by side: the kernels (nvcc, no TVM-FFI header) and the checks + export (host C++, c++)
+    spec.sources = [generated_source(spec, f'{act_name}_and_mul_kernels.cu',
+                                     _render(act_name, act_func_body, 'act_and_mul_kernels.jinja')),
+                    generated_source(spec, f'{act_name}_and_mul.cpp', _render(act_name, act_func_body))]
     return spec
 
 @functools.cache
@@ -53,7 +57,7 @@ for _act in ACTIVATIONS:  # one pre-built module per built-in activation
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
-@supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])
+@supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])   # = `supported_cc` in csrc/tvm_ffi_utils.h
 def _check_act_and_mul(input, out=None):
     check_tensor('input', input, dtypes=ACT_DTYPES, contiguous=False, last_dim_contiguous=True)
     if input.dim() == 0: raise ValueError("input must have at least one dimension (..., 2 * d), got a 0-d tensor")
@@ -67,11 +71,27 @@ def _check_act_and_mul(input, out=None):
         if memory_overlap(out, input) != 'none':
             raise ValueError("out must not overlap input (the kernel reads the halves of a row while writing out)")
 
-def _act_and_mul(act_name, input, out):
+# The call boundary (issue 19), as in nbs/11_norm.ipynb: the binding (csrc/act_and_mul.jinja) checks every
+# input the Python checks refuse and raises before launching; only then do the Python checks run, for their
+# clearer error. `_fns` holds each loaded module function once a first, checked call has loaded it.
+_fns: dict = {}
+
+def _act_slow(op, act_name, input, out, skip_check):
+    if not skip_check: op.check(input, out)
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
-        getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')(as_rows(out, 'out'), as_rows(input, 'input'))
+        f = _fns[act_name] = getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')
+        f(as_rows(out, 'out'), as_rows(input, 'input'))
     return out
+
+def _act_and_mul(op, act_name, input, out, skip_check):
+    if (f := _fns.get(act_name)) is not None:
+        try:
+            o = input.new_empty((*input.shape[:-1], input.shape[-1] // 2)) if out is None else out
+            f(o, input)
+            return o
+        except Exception: pass
+    return _act_slow(op, act_name, input, out, skip_check)
 
 _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
 
@@ -126,19 +146,19 @@ gelu_tanh_and_mul_trace = _act_trace('gelu_tanh', gelu_tanh_and_mul_reference)
 
 # %% ../nbs/12_activation.ipynb #4faa9084
 @flashinfer_api(trace=silu_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('silu', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check)
 
 @flashinfer_api(trace=gelu_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('gelu', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check)
 
 @flashinfer_api(trace=gelu_tanh_and_mul_trace)
-@backend_requirement({}, common_check=_check_act_and_mul)
-def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    return _act_and_mul('gelu_tanh', input, out)
+@backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
+def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check)
 
 silu_and_mul.__doc__ = _DOC.format(f='silu', name='silu_and_mul', extra=', with ``silu(a) = a * sigmoid(a)``.')
 gelu_and_mul.__doc__ = _DOC.format(f='gelu', name='gelu_and_mul', extra=', with the exact (erf) GELU.')
@@ -180,3 +200,42 @@ for _name, _op, _act, _ref in (('silu', silu_and_mul, F.silu, silu_and_mul_refer
                                ('gelu', gelu_and_mul, F.gelu, gelu_and_mul_reference),
                                ('gelu_tanh', gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)):
     _register_act_routine(_name, _op, _act, _ref)
+from .norm import fused_add_rmsnorm, fused_add_rmsnorm_reference
+
+def _step_inputs(rows: int, h: int, inter: int, dtype: str) -> dict:
+    dt = getattr(torch, dtype)
+    return dict(x=torch.randn(rows, h, device='cuda', dtype=dt), r=torch.randn(rows, h, device='cuda', dtype=dt),
+                w=torch.randn(h, device='cuda', dtype=dt), gate_up=torch.randn(rows, 2 * inter, device='cuda', dtype=dt),
+                act=torch.empty(rows, inter, device='cuda', dtype=dt))
+
+def _step_ours(x, r, w, gate_up, act):
+    fused_add_rmsnorm(x, r, w, 1e-6); silu_and_mul(gate_up, out=act); fused_add_rmsnorm(x, r, w, 1e-6)
+    return x, r, act
+
+def _step_torch(x, r, w, gate_up, act):
+    h, d = x.shape[-1], act.shape[-1]
+    for i in range(2):
+        r.add_(x); x.copy_(F.rms_norm(r, (h,), w, 1e-6))
+        if i == 0: act.copy_(F.silu(gate_up[:, :d]) * gate_up[:, d:])
+    return x, r, act
+
+def _step_reference(x, r, w, gate_up, act):
+    x1, r1 = fused_add_rmsnorm_reference(x, r, w)
+    x2, r2 = fused_add_rmsnorm_reference(x1, r1, w)
+    return x2, r2, silu_and_mul_reference(gate_up)
+
+@bench_routine('decode_step', backends={'flashinfer_nb': _step_ours, 'torch': _step_torch},
+               arguments={'--decode-step-shapes': dict(nargs='+', default=['1x4096x14336', '32x4096x14336', '256x4096x14336'],
+                                                       metavar='ROWSxHxI', help='decode_step: rows x hidden x intermediate')},
+               dtypes=('bfloat16', 'float16'), reference=_step_reference, x_label='rows',
+               description='fused_add_rmsnorm -> silu_and_mul -> fused_add_rmsnorm (time a whole decode step; --cuda-graph replays it)')
+def decode_step_bench_cases(args):
+    "One small decode step: norm, activation, norm, back to back (with --cuda-graph: captured once, replayed)."
+    for dtype in args.dtype:
+        esize = torch.finfo(getattr(torch, dtype)).bits // 8
+        for s in args.decode_step_shapes:
+            try: rows, h, inter = (int(v) for v in str(s).lower().split('x'))
+            except ValueError: raise ValueError(f"shape {s!r}: expected ROWSxHIDDENxINTERMEDIATE, e.g. 32x4096x14336") from None
+            yield BenchCase(f"{rows}x{h}x{inter} {dtype}", functools.partial(_step_inputs, rows, h, inter, dtype),
+                            params=dict(rows=rows, hidden=h, inter=inter, dtype=dtype),
+                            nbytes=(8 * rows * h + 3 * rows * inter) * esize, x=rows, series=dtype)

@@ -12,7 +12,8 @@ from .testing import bench_gpu_time, bench_record, copy_bandwidth, plot_bench, w
 
 # %% auto #0
 __all__ = ['ROUTINES', 'LOG2_SIZES', 'BenchCase', 'Routine', 'bench_routine', 'load_routines', 'build_parser', 'Plan',
-           'make_plans', 'format_plan', 'check_against_reference', 'run_routine', 'format_table', 'plot_rows', 'main']
+           'make_plans', 'format_plan', 'check_against_reference', 'bench_host_time', 'run_routine', 'format_table',
+           'plot_rows', 'main']
 
 # %% ../nbs/04a_bench.ipynb #c006
 @dataclass
@@ -56,11 +57,13 @@ class Routine:
     reference: Callable | None
     description: str
     x_label: str = 'size'
+    timer: Callable | None = None
 
 ROUTINES: dict[str, Routine] = {}
 
 def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, dtypes=('float16',),
-                  reference: Callable | None = None, description: str | None = None, x_label: str = 'size'):
+                  reference: Callable | None = None, description: str | None = None, x_label: str = 'size',
+                  timer: Callable | None = None):
     """Decorator: register the decorated case generator ``cases(args) -> iterable of BenchCase`` as routine `name`.
 
     Parameters
@@ -80,6 +83,8 @@ def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, d
         One line for ``--help``; default: the first line of the generator's docstring.
     x_label : str
         What `BenchCase.x` measures, for the plot's x axis.
+    timer : callable, optional
+        Replaces the GPU timer (``bench_gpu_time``'s signature, e.g. `bench_host_time` for host µs per call).
     """
     if not isinstance(name, str) or not name.replace('_', '').isalnum() or name == 'all':
         raise ValueError(f"routine name must be a word of letters, digits and '_' (not 'all'), got {name!r}")
@@ -94,7 +99,7 @@ def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, d
     def register(cases):
         if not callable(cases): raise TypeError(f"@bench_routine({name!r}) must decorate a case generator function")
         doc = description or ((cases.__doc__ or '').strip().splitlines() or [''])[0]
-        ROUTINES[name] = Routine(name, cases, dict(backends), arguments, tuple(dtypes), reference, doc, x_label)
+        ROUTINES[name] = Routine(name, cases, dict(backends), arguments, tuple(dtypes), reference, doc, x_label, timer)
         return cases
     return register
 
@@ -222,11 +227,29 @@ def _l2_bytes() -> int | None:
         return torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size if torch.cuda.is_available() else None
     except Exception: return None
 
+def bench_host_time(fn, args=(), kwargs=None, *, calls: int = 2000, samples: int = 15, warmup: int = 500, **_) -> 'BenchTimes':
+    """Host wall-clock time per call of `fn(*args, **kwargs)`, in **milliseconds**: `samples` values, each the mean
+    over `calls` back-to-back calls (the GPU drained between samples, not inside them: a call's host cost is
+    what is measured, as long as the GPU keeps up). The GPU timer's keywords are accepted and ignored."""
+    import time, torch
+    from .testing import BenchTimes
+    kwargs = kwargs or {}
+    for _ in range(warmup): fn(*args, **kwargs)
+    torch.cuda.synchronize()
+    out = []
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        for _ in range(calls): fn(*args, **kwargs)
+        out.append((time.perf_counter() - t0) / calls * 1e3)
+        torch.cuda.synchronize()
+    return BenchTimes(out, timer='host_wall', cold_l2=False, calls_per_sample=calls)
+
 def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | None = None, bench_fn=None,
                 verbose: int = 0, log=print, **bench_kwargs) -> list[dict]:
     "Time every backend of `plan` on every case; returns one row per (case, backend)."
     from flashinfer_nb.benchstats import RunConditions, trust_warnings
-    bench, r, rows = bench_fn or bench_gpu_time, plan.routine, []
+    r, rows = plan.routine, []
+    bench = bench_fn or r.timer or bench_gpu_time
     l2 = _l2_bytes()
     for case in plan.cases:
         inputs = case.make_inputs()

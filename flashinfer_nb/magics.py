@@ -24,9 +24,9 @@ from .asm import AsmMagics, record_build, _demangle
 __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', 'strip_comments', 'Param', 'Launcher',
            'parse_launchers', 'render_binding', 'parse_ptxas', 'Diagnostic', 'parse_diagnostics', 'CompileReport',
            'CellCompileError', 'NoCudaDeviceError', 'CellModule', 'generated_dir', 'check_cell_name',
-           'strip_directives', 'compile_cell', 'resolve_save_path', 'saved_text', 'save_cell', 'saved_cells',
-           'is_cuda_cell', 'cuda_info', 'cache_entries', 'why_built', 'clear_cache', 'Table', 'bench_table', 'bench',
-           'CudaMagics', 'load_ipython_extension']
+           'strip_directives', 'CellSource', 'cell_spec', 'compile_cell', 'cell_tuner', 'resolve_save_path',
+           'saved_text', 'save_cell', 'saved_cells', 'is_cuda_cell', 'cuda_info', 'cache_entries', 'why_built',
+           'clear_cache', 'Table', 'bench_table', 'bench', 'CudaMagics', 'load_ipython_extension']
 
 # %% ../nbs/20_magics.ipynb #6aadc955
 _COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
@@ -537,15 +537,6 @@ def _prune_generated(root: Path, keep: Path, n: int = 8, min_age_s: float = 3600
         if time.time() - d.stat().st_mtime > min_age_s: shutil.rmtree(d, ignore_errors=True)
 
 @functools.cache
-def _cuda_include_dir() -> Path:
-    "The CUDA toolkit's include dir (g++ needs it for the binding TU, which includes cuda_runtime.h)."
-    roots = [Path(v) for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
-    roots += [find_nvcc().resolve().parent.parent, Path('/usr/local/cuda')]   # nvcc may be a wrapper script
-    for root in roots:
-        for d in (root/'include', root/'targets'/'x86_64-linux'/'include', root/'targets'/'sbsa-linux'/'include'):
-            if (d/'cuda_runtime.h').is_file(): return d
-    raise RuntimeError(f"cuda_runtime.h not found under {', '.join(map(str, roots))}; set CUDA_HOME to the CUDA toolkit")
-
 def strip_directives(body: str) -> str:
     "Blank the leading `#| ...` nbdev directive lines of a magic cell's body (line numbers stay)."
     lines = body.split('\n')
@@ -609,19 +600,29 @@ def _in_kernel() -> bool:
         return type(get_ipython()).__name__ == 'ZMQInteractiveShell'
     except Exception: return False
 
-def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
-                 debug: bool = False, lineinfo: bool = False, verbose: bool = False, rebuild: bool = False,
-                 progress: bool = True) -> tuple[CellModule | None, CompileReport]:
-    "Build and load cell `body` as module `cell_<name>` through the JIT; return `(module or None, report)`."
+@dataclass
+class CellSource:
+    "A cell prepared for the JIT by `cell_spec`: its module's spec and what the compile report shows of it."
+    spec: JitSpec
+    body: str
+    code: str
+    mode: str
+    launchers: list
+    exports: list
+    cell_src: Path
+    ctx: CompilationContext
+
+def cell_spec(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
+              module: str | None = None) -> CellSource:
+    """Write cell `body`'s generated sources and return its `JitSpec` (module `module`, default `cell_<name>`) with the
+    parsed cell; `compile_cell` builds it, and the autotuner (`cell_tuner`) makes one per configuration."""
     check_cell_name(name)    # before anything touches the disk
-    t0 = time.perf_counter()
     body = strip_directives(body)
-    cell_lines = body.split('\n')
     ctx = CompilationContext(arch) if arch else current_compilation_context()
     code = strip_comments(body)
     mode = 'binding' if re.search(r'\bTVM_FFI_DLL_EXPORT', code) else 'launcher'
     launchers = parse_launchers(body) if mode == 'launcher' else []
-    module = f"cell_{name}"
+    module = module or f"cell_{name}"
     # One folder per cell content: two sessions compiling different bodies under one name (two notebooks, or a
     # notebook and its nbval run) never rewrite each other's source between one writing it and building it.
     text, binding = f'#line 2 "{CELL_FILE}"\n{body}\n', render_binding(name, launchers) if launchers else ''
@@ -639,10 +640,20 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
     dirs = [Path(d).expanduser().resolve() for d in include_dirs or []]
     for d in dirs:
         if not d.is_dir(): raise ValueError(f"--include-dir {d} is not a directory")
+    spec = gen_jit_spec(module, sources, extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
+    return CellSource(spec, body, code, mode, launchers, exports, cell_src, ctx)
+
+def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
+                 debug: bool = False, lineinfo: bool = False, verbose: bool = False, rebuild: bool = False,
+                 progress: bool = True) -> tuple[CellModule | None, CompileReport]:
+    "Build and load cell `body` as module `cell_<name>` through the JIT; return `(module or None, report)`."
+    t0 = time.perf_counter()
+    c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs)
+    spec, body, code, mode, launchers, exports, cell_src, ctx = (c.spec, c.body, c.code, c.mode, c.launchers, c.exports,
+                                                                 c.cell_src, c.ctx)
+    cell_lines, module = body.split('\n'), spec.name
     env = dict(FLASHINFER_NB_JIT_DEBUG='1' if debug else None, FLASHINFER_NB_JIT_LINEINFO='1' if lineinfo else None)
     with _env(**env):
-        spec = gen_jit_spec(module, sources, extra_cflags=[f'-I{_cuda_include_dir()}'] if launchers else [],
-                            extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
         report = CompileReport(name, mode, [f"sm_{f.split('code=sm_')[1]}" for f in spec.arch_flags], ctx.source,
                                exports=exports, show_log=verbose)
         key = spec.content_key()[0]
@@ -676,6 +687,16 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
     report.ok, report.library, report.seconds = True, str(lib), time.perf_counter() - t0
     names = [l.name for l in launchers] if mode == 'launcher' else re.findall(r'TVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\(\s*(\w+)', code)
     return CellModule(name, mod, names, report, lib, spec, body), report
+def cell_tuner(name: str, body: str, space, *, constraint=None, arch: str | None = None, flags: str = '',
+               include_dirs: list | None = None):
+    """A `flashinfer_nb.tune.Tuner` over cell `body`: each configuration of `space` is the cell compiled with its `-D`
+    flags as module `cell_<name>__<tag>` (its own cache entry). `%%cuda_kernel NAME --tune "..."` binds NAME to it."""
+    from flashinfer_nb.tune import Tuner, config_flags, config_tag
+    check_cell_name(name)
+    def build(cfg):
+        return cell_spec(name, body, arch=arch, flags=' '.join([flags, *config_flags(cfg)]), include_dirs=include_dirs,
+                         module=f"cell_{name}__{config_tag(cfg)}").spec
+    return Tuner(space, build, constraint=constraint, op=f"cell_{name}")
 
 # %% ../nbs/20_magics.ipynb #9ab5b389
 def resolve_save_path(path: str | Path) -> Path:
@@ -873,10 +894,13 @@ class CudaMagics(Magics):
     @argument('--max-registers', type=int, default=None, help='gate: fail the cell if a kernel uses more registers')
     @argument('--no-spills', action='store_true', help='gate: fail the cell if a kernel spills registers')
     @argument('--no-local-memory', action='store_true', help='gate: fail the cell if a kernel uses local memory (stack frame)')
+    @argument('--tune', default=None, metavar='SPACE', help='autotune: "BLOCK=128,256 VEC=1,2,4" compiles every configuration '
+              '(-D flags) in parallel and binds NAME to a Tuner: NAME.tune(call, inputs, reference=...) (flashinfer_nb.tune)')
     @cell_magic
     def cuda_kernel(self, line, cell):
         "Compile the cell through the flashinfer_nb JIT, show the compile report, bind NAME to the loaded module."
         args = _parse_args(self.cuda_kernel, line)
+        if args.tune is not None: return self._tune_cell(args, cell)
         try:
             if args.save: resolve_save_path(args.save)   # refuse a bad path before compiling
             check_max_registers(args.max_registers)      # and a bad gate
@@ -895,6 +919,19 @@ class CudaMagics(Magics):
         if mod is None: raise CellCompileError(report)
         self.shell.user_ns[args.name] = mod
         if report.gate_violations: raise ResourceGateError(args.name, report.gate_violations)
+
+    def _tune_cell(self, args, cell):
+        "`--tune`: every configuration compiled (the logic is flashinfer_nb.tune's), NAME bound to the Tuner."
+        from flashinfer_nb.tune import TuneResult, _Live
+        try: tuner = cell_tuner(args.name, cell, args.tune, arch=args.arch, flags=args.flags, include_dirs=args.include_dir)
+        except ValueError as e: raise UsageError(f"%%cuda_kernel {args.name} --tune: {e}") from None
+        res = TuneResult(tuner.op, [tuner.trial(c) for c in tuner.configs], [])
+        live = _Live(True, f"compiling {len(tuner.configs)} configurations of {args.name}")
+        tuner.compile(live=live, result=res)
+        live.update(res, 'compiled', force=True)
+        res.elapsed_s = time.monotonic() - res.t0
+        display(res)
+        self.shell.user_ns[args.name] = tuner
 
     @line_magic
     def cuda_info(self, line=''):

@@ -14,12 +14,13 @@ from .trace import TraceTemplate, Var, Tensor, Scalar
 from .aot import register_aot
 
 # %% auto #0
-__all__ = ['scale_trace', 'SCALE_DTYPES', 'gen_scale_module', 'get_scale_module', 'scale_reference', 'scale', 'scale_bench_cases']
+__all__ = ['scale_trace', 'SCALE_DTYPES', 'SCALE_SPACE', 'SCALE_DEFAULT', 'gen_scale_module', 'get_scale_module',
+           'scale_reference', 'scale', 'gen_scale_variant', 'scale_module_for', 'tune_scale', 'scale_bench_cases']
 
 # %% ../nbs/10_scale.ipynb #c011
 def gen_scale_module() -> JitSpec:
     "The JIT spec of the scale module (every arch from sm_75 up: the kernel uses no arch-specific feature)."
-    return gen_jit_spec('scale', [CSRC_DIR/'scale.cu', CSRC_DIR/'scale_jit_binding.cu'],
+    return gen_jit_spec('scale', [CSRC_DIR/'scale_kernels.cu', CSRC_DIR/'scale.cpp'],
                         supported_major_versions=[7, 8, 9, 10, 11, 12])
 
 @functools.cache
@@ -82,8 +83,60 @@ def scale(x: torch.Tensor, factor: float, out: torch.Tensor | None = None) -> to
     True
     """
     if out is None: out = torch.empty_like(x)
-    get_scale_module().scale(out, x, float(factor))
+    scale_module_for(x).scale(out, x, float(factor))   # a tuned variant where the tuning database has one
     return out
+
+# %% ../nbs/10_scale.ipynb #dfa1cf9b
+import dataclasses, warnings
+from . import tune as _tune
+
+SCALE_SPACE = {'UNROLL': [0, 1, 2, 4, 8], 'THREADS': [128, 256, 512, 1024]}
+SCALE_DEFAULT = {'UNROLL': 0, 'THREADS': 256}   # what the default module does: the size rule, 256 threads
+
+def gen_scale_variant(config: dict) -> JitSpec:
+    "The scale module compiled with `config` (keys of `SCALE_SPACE`) as `-DFLASHINFER_NB_SCALE_*` flags, as its own module."
+    if not isinstance(config, dict) or not config or set(config) - set(SCALE_SPACE):
+        raise ValueError(f"a scale configuration sets some of {sorted(SCALE_SPACE)}, got {config!r}")
+    for k, v in config.items():
+        if isinstance(v, bool) or not isinstance(v, int) or (k == 'THREADS' and (v < 32 or v > 1024 or v % 32)) \
+                or (k == 'UNROLL' and v not in (0, 1, 2, 4, 8, 16)):
+            raise ValueError(f"scale configuration {k}={v!r}: THREADS is a multiple of 32 up to 1024, UNROLL 0 (the size rule), 1, 2, 4, 8 or 16")
+    base = gen_scale_module()
+    return dataclasses.replace(base, name=f"scale_{_tune.config_tag(config)}", extra_cuda_cflags=[
+        *base.extra_cuda_cflags, *(f"-DFLASHINFER_NB_SCALE_{k}={v}" for k, v in config.items())])
+
+@functools.cache
+def _scale_variant(items: tuple):
+    return gen_scale_variant(dict(items)).build_and_load()
+
+_scale_modules: dict = {}     # (device, dtype, size bucket) -> module; cleared when the tuning database is reloaded
+_scale_seen = [None]
+
+def scale_module_for(x: torch.Tensor):
+    "The module `scale(x)` runs: the tuned variant for this GPU, dtype and size bucket if the database has one, else the default."
+    if _scale_seen[0] != _tune.db_generation(): _scale_modules.clear(); _scale_seen[0] = _tune.db_generation()
+    n = x.numel()
+    key = (x.device.index, x.dtype, max(n - 1, 0).bit_length())    # the bit length is shape_bucket's power of two
+    mod = _scale_modules.get(key)
+    if mod is None:
+        cfg = _tune.lookup('scale', x.dtype, n, gpu=_tune.gpu_name(x.device.index or 0))
+        mod = None
+        if cfg is not None:
+            try: mod = _scale_variant(tuple(sorted(cfg.items())))
+            except Exception as e:   # a hand-edited or stale entry never breaks the op
+                warnings.warn(f"tuned scale configuration {cfg} for {x.dtype} n={n} is unusable "
+                              f"({_tune._first_line(e)}); using the default", stacklevel=3)
+        mod = _scale_modules[key] = mod if mod is not None else get_scale_module()
+    return mod
+
+def tune_scale(sizes=(1 << 16, 1 << 20, 1 << 24, 1 << 27), dtype=torch.bfloat16, **kwargs):
+    "Tune scale's launch configuration on this GPU for `sizes` (elements) and record the winners (`tune.tune` options)."
+    def inputs(n):
+        x = torch.randn(n, device='cuda', dtype=dtype)
+        return dict(x=x, out=torch.empty_like(x))
+    return _tune.tune(SCALE_SPACE, gen_scale_variant, lambda m, x, out: m.scale(out, x, 0.5), inputs, shapes=list(sizes),
+                      reference=lambda x, out: scale_reference(x, 0.5), op='scale', dtype=dtype, default=SCALE_DEFAULT,
+                      **kwargs)
 
 # %% ../nbs/10_scale.ipynb #i3_01
 from .bench import bench_routine, BenchCase, LOG2_SIZES

@@ -109,8 +109,13 @@ def _make_binder(fn):
         return {**defaults, **a}
     return bind
 
-def backend_requirement(backend_checks: dict[str, Callable], common_check: Callable | None = None) -> Callable:
-    "Run `common_check` and the backend's check (and its capability list) before the decorated op."
+def backend_requirement(backend_checks: dict[str, Callable], common_check: Callable | None = None,
+                        checks_in_op: bool = False) -> Callable:
+    """Run `common_check` and the backend's check (and its capability list) before the decorated op.
+
+    `checks_in_op=True` adds no wrapper: the op takes `skip_check` itself, its binding validates every input
+    first (cheap C++ checks), and only when the binding refuses does the op call `op.check(...)` to raise
+    the clear Python error (issue 19: the checks then cost nothing on a good call)."""
     def deco(fn):
         bind = _make_binder(fn)
         takes_backend = 'backend' in inspect.signature(fn).parameters
@@ -123,6 +128,7 @@ def backend_requirement(backend_checks: dict[str, Callable], common_check: Calla
 
         def run_checks(args, kwargs):
             a = bind(args, kwargs)
+            if checks_in_op: a.pop('skip_check', None)
             backend = a.get('backend') if takes_backend else None
             if backend_checks and backend not in backend_checks:
                 raise BackendSupportError(f"{fn.__name__}: unknown backend {backend!r}; choose from {sorted(backend_checks)}")
@@ -133,10 +139,15 @@ def backend_requirement(backend_checks: dict[str, Callable], common_check: Calla
                                           f"support compute capability {cc} of {dev}; supported: {sorted(ccs)}")
             if backend in backend_checks: backend_checks[backend](**a)
 
-        @functools.wraps(fn)
-        def wrapper(*args, skip_check: bool = False, **kwargs):
-            if not skip_check: run_checks(args, kwargs)
-            return fn(*args, **kwargs)
+        if checks_in_op:
+            if 'skip_check' not in inspect.signature(fn).parameters:
+                raise TypeError(f"{fn.__name__}: checks_in_op=True needs the op to take skip_check itself")
+            wrapper = fn
+        else:
+            @functools.wraps(fn)
+            def wrapper(*args, skip_check: bool = False, **kwargs):
+                if not skip_check: run_checks(args, kwargs)
+                return fn(*args, **kwargs)
 
         def is_backend_supported(backend, cc: int | None = None) -> bool:
             if backend_checks and backend not in backend_checks: return False
@@ -149,6 +160,7 @@ def backend_requirement(backend_checks: dict[str, Callable], common_check: Calla
         wrapper.has_backend = lambda backend: backend in backend_checks
         wrapper.has_backend_choices = lambda: len(backend_checks) > 0
         wrapper.backend_checks, wrapper.common_check = backend_checks, common_check
+        wrapper.check = lambda *args, **kwargs: run_checks(args, kwargs)
         return wrapper
     return deco
 

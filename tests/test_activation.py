@@ -66,14 +66,80 @@ def test_custom_activation():
     torch.testing.assert_close(out, torch.relu(x[:, :128]) * x[:, 128:])
 
 
+# issue 19: every vector width class of d (output width): x4, x2, odd; outputs poisoned first
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize('d', [14340, 4100, 7169 * 2, 769 * 2, 7169, 3])
+def test_act_every_vector_width(d, dtype):
+    for name, (fn, act) in OPS.items():
+        for rows in (1, 33):
+            x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+            out = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
+            fn(x, out=out)
+            ref = (act(x[:, :d].double()) * x[:, d:].double())
+            torch.testing.assert_close(out.double(), ref, rtol=RTOL[dtype], atol=2e-3 if dtype != torch.float32 else 1e-5)
+
+@pytest.mark.cuda
+def test_act_checks_in_binding_match_python():
+    x = torch.randn(4, 64, device='cuda', dtype=torch.bfloat16)
+    silu_and_mul(x)                                       # loads the module: later calls go to the binding first
+    for fn, exc, msg in [(lambda: silu_and_mul(x[:, :63]), ValueError, 'even'),
+                         (lambda: silu_and_mul(x, out=x[:, :32]), ValueError, 'overlap'),
+                         (lambda: silu_and_mul(x, out=torch.empty(4, 33, device='cuda', dtype=torch.bfloat16)), ValueError, 'expected'),
+                         (lambda: silu_and_mul(x, out=torch.empty(4, 32, device='cuda')), ValueError, 'out has dtype'),
+                         (lambda: silu_and_mul(x.cpu()), ValueError, 'CUDA'),
+                         (lambda: silu_and_mul(x.tolist()), TypeError, 'torch.Tensor'),
+                         (lambda: silu_and_mul(x.t()), ValueError, 'last dimension')]:
+        with pytest.raises(exc, match=msg): fn()
+    x3 = torch.randn(2, 3, 64, device='cuda', dtype=torch.bfloat16)
+    torch.testing.assert_close(silu_and_mul(x3), (F.silu(x3[..., :32].float()) * x3[..., 32:].float()).to(x3.dtype), rtol=4e-3, atol=2e-3)
+
+@pytest.mark.cuda
+def test_every_op_in_a_cuda_graph():
+    # issue 19, goal 4: capture one decode step of every op, replay it on new inputs, check every result
+    from flashinfer_nb.norm import rmsnorm, gemma_rmsnorm, fused_add_rmsnorm, gemma_fused_add_rmsnorm
+    dt, rows, h, d = torch.bfloat16, 8, 4096, 4100
+    x, w, r = (torch.empty(rows, h, device='cuda', dtype=dt) for _ in range(3))
+    w = w[0].clone()
+    xa = torch.empty(rows, 2 * d, device='cuda', dtype=dt)
+    outs = {k: torch.empty(rows, h, device='cuda', dtype=dt) for k in ('rms', 'gemma')}
+    acts = {k: torch.empty(rows, d, device='cuda', dtype=dt) for k in OPS}
+    xf, rf, xg, rg = (torch.empty(rows, h, device='cuda', dtype=dt) for _ in range(4))
+    def step():
+        rmsnorm(x, w, out=outs['rms']); gemma_rmsnorm(x, w, out=outs['gemma'])
+        fused_add_rmsnorm(xf, rf, w); gemma_fused_add_rmsnorm(xg, rg, w)
+        for k, (fn, _) in OPS.items(): fn(xa, out=acts[k])
+    def fill():
+        for t in (x, w, r, xa): t.copy_(torch.randn_like(t))
+        xf.copy_(x); xg.copy_(x); rf.copy_(r); rg.copy_(r)
+        for t in (*outs.values(), *acts.values()): t.fill_(float('nan'))
+    fill(); step(); torch.cuda.synchronize()              # warm up (module loads) outside the capture
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g): step()
+    for _ in range(2):                                    # replays see the new inputs
+        fill(); g.replay(); torch.cuda.synchronize()
+        x64, w64, r64 = x.double(), w.double(), (r + x).double()
+        rms = lambda v, b: v * torch.rsqrt(v.pow(2).mean(-1, keepdim=True) + 1e-6) * (w64 + b)
+        tol = dict(rtol=4e-3, atol=1e-5)
+        torch.testing.assert_close(outs['rms'].double(), rms(x64, 0.0), **tol)
+        torch.testing.assert_close(outs['gemma'].double(), rms(x64, 1.0), **tol)
+        assert torch.equal(rf, r + x) and torch.equal(rg, r + x)
+        torch.testing.assert_close(xf.double(), rms(r64, 0.0), **tol)
+        torch.testing.assert_close(xg.double(), rms(r64, 1.0), **tol)
+        for k, (_, act) in OPS.items():
+            torch.testing.assert_close(acts[k].double(), act(xa[:, :d].double()) * xa[:, d:].double(), rtol=4e-3, atol=2e-3)
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))
         with pytest.raises(TypeError, match='torch.Tensor'): fn([1.0, 2.0])
 
 def test_render_and_names():
-    src = _render('silu', ACTIVATIONS['silu'])
-    assert 'struct silu_functor' in src and '__expf(-x)' in src and 'TVM_FFI_DLL_EXPORT_TYPED_FUNC(silu_and_mul' in src
+    kernels, host = _render('silu', ACTIVATIONS['silu'], 'act_and_mul_kernels.jinja'), _render('silu', ACTIVATIONS['silu'])
+    assert 'struct silu_functor {' in kernels and '__expf(-x)' in kernels and 'ActAndMulLauncher<T, flashinfer_nb_act::silu_functor>' in kernels
+    assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC(silu_and_mul' in host and 'struct silu_functor;' in host
+    assert 'tvm_ffi' not in kernels and '.cuh' not in host and '__expf' not in host   # nvcc never sees TVM-FFI; c++ no device code
     with pytest.raises(ValueError, match='unknown activation'): gen_act_and_mul_module('swish')
     with pytest.raises(ValueError, match='C identifier'): gen_act_and_mul_module('bad-name', 'return x;')
 
@@ -102,7 +168,7 @@ def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     ctx = CompilationContext('9.0a')
     a = gen_act_and_mul_module('mine', 'return x;', context=ctx)
     b = gen_act_and_mul_module('mine', 'return 2.0f * x;', context=ctx)
-    assert a.sources[0] != b.sources[0] and a.sources[0].name == b.sources[0].name == 'mine_and_mul.cu'
+    assert a.sources[0] != b.sources[0] and a.sources[0].name == b.sources[0].name == 'mine_and_mul_kernels.cu'
     assert 'return x;' in a.sources[0].read_text() and 'return 2.0f * x;' in b.sources[0].read_text()
     assert a.content_key()[0] != b.content_key()[0]
     assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file

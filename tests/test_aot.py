@@ -136,7 +136,7 @@ def test_explain_command(aot_dir, fresh_env, monkeypatch, capsys):
     d, _ = aot_dir
     assert main(['explain', 'scale', '--arch', '9.0a']) == 0
     out = capsys.readouterr().out
-    assert re.search(r'^module scale for 90a, key [0-9a-f]{16}: not built', out, re.M) and '<data>/csrc/scale.cu' in out, out
+    assert re.search(r'^module scale for 90a, key [0-9a-f]{16}: not built', out, re.M) and '<data>/csrc/scale_kernels.cu' in out, out
     monkeypatch.setenv('FLASHINFER_NB_AOT_DIR', str(d))
     assert main(['explain', 'scale', '--arch', '9.0a']) == 0
     assert f'pre-built (AOT): {d}' in capsys.readouterr().out
@@ -199,9 +199,10 @@ def test_export_compile_commands(fresh_env):
     assert main(['export-compile-commands', '--arch', '9.0a', '-o', str(out)]) == 0
     entries = json.loads(out.read_text())
     by_file = {Path(e['file']).name: e for e in entries}
-    a = by_file['scale.cu']['arguments']
+    a = by_file['scale_kernels.cu']['arguments']
     assert a[:3] == ['clang++', '-x', 'cuda'] and '--cuda-gpu-arch=sm_90a' in a and '-Xptxas' not in a
-    assert any(x.startswith('-I') and x.endswith('include') for x in a) and 'scale_jit_binding.cu' in by_file
+    assert any(x.startswith('-I') and x.endswith('include') for x in a) and 'scale.cpp' in by_file
     assert not list((fresh_env/'ws').rglob('*.o'))     # written, not built
     assert main(['export-compile-commands', '--arch', '9.0a', '--raw', '-o', str(out)]) == 0
-    assert all('nvcc' in e['command'] for e in json.loads(out.read_text()))
+    raw = {Path(e['file']).name: e['command'] for e in json.loads(out.read_text())}
+    assert 'nvcc' in raw['scale_kernels.cu'] and ' c++ ' in raw['scale.cpp'] and 'nvcc' not in raw['scale.cpp']   # host C++ by c++

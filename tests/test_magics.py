@@ -339,6 +339,44 @@ def test_bench_magic_without_a_gpu_says_so_in_one_line(monkeypatch):
     assert 'ran' not in ip.user_ns
 
 
+TUNED = """#include <cstdint>
+#include <cuda_runtime.h>
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+#if BLOCK > 512
+#error BLOCK above 512 is not supported
+#endif
+__global__ void __launch_bounds__(BLOCK) axpy_kernel(const float* x, float* y, float a, int64_t n) {
+  int64_t i = blockIdx.x * (int64_t)BLOCK + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" cudaError_t axpy(const float* x, float* y, float a, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  axpy_kernel<<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(x, y, a, n);
+  return cudaGetLastError();
+}
+"""
+
+@needs_nvcc
+def test_tune_compiles_every_configuration(monkeypatch):
+    from IPython.core.error import UsageError
+    from flashinfer_nb.tune import Tuner
+    ip = shell(monkeypatch)
+    with capture_output() as cap: ip.run_cell_magic('cuda_kernel', 'taxpy --arch 9.0a --tune "BLOCK=128,256,1024"', TUNED)
+    tuner = ip.user_ns['taxpy']
+    assert isinstance(tuner, Tuner) and tuner.op == 'cell_taxpy'
+    st = {t.key: t for t in tuner.trials.values()}
+    assert [k for k, t in st.items() if t.status == 'compiled'] == ['BLOCK=128', 'BLOCK=256']
+    assert st['BLOCK=1024'].status == 'compile error' and 'BLOCK above 512' in st['BLOCK=1024'].error
+    assert {t.spec.name for t in st.values()} == {'cell_taxpy__BLOCK128', 'cell_taxpy__BLOCK256', 'cell_taxpy__BLOCK1024'}
+    assert callable(getattr(st['BLOCK=128'].module, 'axpy'))
+    text = ''.join(o.data.get('text/plain', '') for o in cap.outputs)
+    assert 'compile error' in text and 'BLOCK=256' in text and '3 configuration(s)' in text
+    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier')]:
+        with pytest.raises(UsageError, match=msg): ip.run_cell_magic('cuda_kernel', line, TUNED)
+
+
 import json, secrets, socket, subprocess, sys, urllib.request
 from flashinfer_nb.jit.env import DATA_ROOT
 

@@ -151,6 +151,58 @@ def test_huge_eps_is_the_ops_own_error():
     with pytest.raises(ValueError, match=r'eps \(an integer of 401 digits\) does not fit a float'): fused_add_rmsnorm(x, x.clone(), w, eps=10**400)
 
 
+# issue 19: the widest vector that divides the row (8, 4, 2 or 1 elements), never a fall to single elements
+# for a row that is a multiple of 2 or 4; outputs poisoned first, every width class and dtype
+ODD_HIDDEN = [4100, 6148, 14338, 1538, 4098, 1537, 12, 6]    # x4, x4, x2, x2, x2, odd, tiny
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
+@pytest.mark.parametrize('d', ODD_HIDDEN)
+def test_norm_every_vector_width(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    for rows in (1, 37, 300):
+        x = torch.randn(rows, d, device='cuda', dtype=dtype) * 2
+        for fn, bias in ((rmsnorm, 0.0), (gemma_rmsnorm, 1.0)):
+            out = torch.full_like(x, float('nan'))
+            fn(x, w, 1e-6, out=out)
+            assert_close_rel(out, ref_rmsnorm(x, w, 1e-6, bias), dtype)
+        r = torch.randn_like(x); x2, r2 = x.clone(), r.clone()
+        fused_add_rmsnorm(x2, r2, w, 1e-6)
+        assert torch.equal(r2, r + x)
+        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
+    # a view whose rows start 2 elements off 16-byte alignment takes a narrower vector, not the scalar path
+    big = torch.randn(9, d + 2, device='cuda', dtype=dtype)
+    xv = big[:, 2:]
+    out = torch.full((9, d), float('nan'), device='cuda', dtype=dtype)
+    rmsnorm(xv, w, 1e-6, out=out)
+    assert_close_rel(out, ref_rmsnorm(xv, w, 1e-6), dtype)
+
+@pytest.mark.cuda
+def test_norm_checks_in_binding_match_python():
+    # bad input raises the Python op's message also after the fast path is live (the binding refuses first)
+    x = torch.randn(4, 256, device='cuda', dtype=torch.bfloat16); w = torch.randn(256, device='cuda', dtype=torch.bfloat16)
+    base = torch.randn(1100, device='cuda', dtype=torch.bfloat16)
+    rmsnorm(x, w)                                         # loads the module: later calls go to the binding first
+    cases = [(lambda: rmsnorm(x, w, eps=True), TypeError, 'eps must be a real number'),
+             (lambda: rmsnorm(x, w, eps=float('nan')), ValueError, 'eps must be >= 0'),
+             (lambda: rmsnorm(x, w, out=x[:, 1:].contiguous()), ValueError, 'out has shape'),
+             (lambda: rmsnorm(x, w, out=torch.empty(5, 256, device='cuda', dtype=torch.bfloat16)[1:]), None, None),
+             (lambda: rmsnorm(x, w, out=torch.empty(4, 257, device='cuda', dtype=torch.bfloat16)[:, 1:]), None, None),
+             (lambda: rmsnorm(x[:, ::2], w[:128]), ValueError, 'last dimension'),
+             (lambda: rmsnorm(x.cpu(), w), ValueError, 'CUDA'),
+             (lambda: rmsnorm(x, w.cpu()), ValueError, 'CUDA'),
+             (lambda: rmsnorm(x, [1.0] * 256), TypeError, 'weight must be a torch.Tensor'),
+             (lambda: fused_add_rmsnorm(x, x, w), ValueError, 'must not overlap'),
+             (lambda: fused_add_rmsnorm(x[:, :128], x[:, 128:], w[:128]), ValueError, 'must not overlap'),
+             (lambda: rmsnorm(base[:1024].view(4, 256), w, out=base[1:1025].view(4, 256)), ValueError, 'partially overlaps')]
+    for fn, exc, msg in cases:
+        if exc is None: fn(); continue                    # valid: strided rows, an offset view
+        with pytest.raises(exc, match=msg): fn()
+    # an integer eps and a 3-D input take the fast path or the retry, with the same result
+    x3 = torch.randn(2, 3, 256, device='cuda', dtype=torch.bfloat16)
+    assert_close_rel(rmsnorm(x3, w, 0), ref_rmsnorm(x3, w, 0.0), torch.bfloat16)
+
+
 def test_norm_rejects_cpu_input():
     x, w = torch.ones(4, 64, dtype=torch.bfloat16), torch.ones(64, dtype=torch.bfloat16)
     for fn in (rmsnorm, gemma_rmsnorm):
@@ -175,9 +227,15 @@ def test_norm_bench_routines_registered():
 @needs_nvcc
 def test_norm_module_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
-    from flashinfer_nb.jit.core import gen_jit_spec
-    from flashinfer_nb.jit.env import CSRC_DIR
-    spec = gen_jit_spec('norm', [CSRC_DIR/'norm.cu', CSRC_DIR/'norm_jit_binding.cu'], context=CompilationContext('9.0a'))
+    from flashinfer_nb.jit.core import scan_includes
+    from flashinfer_nb.jit.env import CSRC_DIR, INCLUDE_DIR
+    spec = gen_norm_module(context=CompilationContext('9.0a'))
+    # device TUs never parse TVM-FFI, host TUs never parse device code: that is what makes the build parallel and short
+    for src in spec.sources:
+        names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
+        if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
+        else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 6
     lib = spec.build()
     mod = spec.load(lib)
     with pytest.raises(ValueError, match='CUDA'):

@@ -92,7 +92,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path/'ws'))
     shutil.copytree(INCLUDE_DIR, tmp_path/'include'); shutil.copytree(CSRC_DIR, tmp_path/'csrc')
     ctx = CompilationContext('9.0')
-    mk = lambda: gen_jit_spec('scale_t', [tmp_path/'csrc'/'scale.cu', tmp_path/'csrc'/'scale_jit_binding.cu'],
+    mk = lambda: gen_jit_spec('scale_t', [tmp_path/'csrc'/'scale_kernels.cu', tmp_path/'csrc'/'scale.cpp'],
                               extra_include_dirs=[tmp_path/'include'], context=ctx)
     spec = mk()
     lib = spec.build()
@@ -100,7 +100,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     # warm: no ninja
     monkeypatch.setattr(JitSpec, '_run_ninja', lambda self, v: pytest.fail('ninja ran on a warm cache'))
     assert mk().build() == lib
-    hdr = tmp_path/'include'/'flashinfer_nb'/'vec.cuh'
+    hdr = tmp_path/'include'/'flashinfer_nb'/'vec.cuh'   # device code only: scale.cpp does not include it
     os.utime(hdr, (time.time() + 3600, time.time() + 3600))   # touched (future mtime), not changed
     assert mk().build() == lib
     monkeypatch.undo(); monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path/'ws'))
@@ -109,7 +109,7 @@ def test_scale_module_build_cache_and_staleness(tmp_path, monkeypatch):
     lib2 = mk().build()
     assert lib2 != lib and lib2.exists()
     log = (spec.build_dir/'build.log').read_text()
-    assert 'scale.cu' in log and 'scale_jit_binding.cu' not in log   # only the including TU recompiled
+    assert 'scale_kernels.cu' in log and 'scale.cpp' not in log   # only the including TU recompiled
     mod = mk().load(lib2)
     with pytest.raises(ValueError, match='CUDA'): mod.scale(torch.empty(4), torch.ones(4), 2.0)
 
@@ -149,3 +149,37 @@ def test_warm_load_in_new_process_runs_no_tools(tmp_path):
         print('no subprocess')''')
     r = subprocess.run([sys.executable, '-c', probe], env=env, capture_output=True, text=True)
     assert r.returncode == 0 and 'no subprocess' in r.stdout, r.stderr
+
+
+def test_scale_reads_tuned_entries_and_falls_back(tmp_path, monkeypatch):
+    import importlib
+    S, T = importlib.import_module('flashinfer_nb.scale'), importlib.import_module('flashinfer_nb.tune')   # the package's `scale` is the function
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(tmp_path/'db.json'))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')
+    monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
+    built = []
+    monkeypatch.setattr(S, '_scale_variant', lambda items: built.append(dict(items)) or f"variant {dict(items)}")
+    monkeypatch.setattr(S, 'get_scale_module', lambda: 'default')
+    T.write_db_entry(tmp_path/'db.json', 'GPU A', 'scale', 'bfloat16', 4096, {'UNROLL': 8, 'THREADS': 128})
+    T.write_db_entry(tmp_path/'db.json', 'GPU A', 'scale', 'bfloat16', 8192, {'UNROLL': 3, 'THREADS': 128})
+    x = lambda n, dt=torch.bfloat16: torch.empty(n, dtype=dt)
+    assert S.scale_module_for(x(3000)) == "variant {'THREADS': 128, 'UNROLL': 8}"
+    assert S.scale_module_for(x(4096)) == "variant {'THREADS': 128, 'UNROLL': 8}" and len(built) == 1   # memoised
+    assert S.scale_module_for(x(4097, torch.float16)) == 'default' and S.scale_module_for(x(1 << 20)) == 'default'
+    monkeypatch.setattr(S, '_scale_variant', lambda items: S.gen_scale_variant(dict(items)))
+    with pytest.warns(UserWarning, match='unusable'): assert S.scale_module_for(x(5000)) == 'default'   # UNROLL=3
+    monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU B'); T.reload_db()
+    assert S.scale_module_for(x(3000)) == 'default'                                                      # another GPU
+    with pytest.raises(ValueError, match='THREADS is a multiple of 32'): S.gen_scale_variant({'THREADS': 100})
+    with pytest.raises(ValueError, match='sets some of'): S.gen_scale_variant({'BLOCK': 128})
+    T.reload_db()
+
+@needs_nvcc
+def test_scale_variant_compiles(tmp_path, monkeypatch):
+    from flashinfer_nb.scale import gen_scale_variant
+    monkeypatch.setenv('FLASHINFER_NB_CUDA_ARCH_LIST', '9.0a')
+    monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path/'ws'))
+    spec = gen_scale_variant({'UNROLL': 8, 'THREADS': 128})
+    assert spec.name == 'scale_UNROLL8_THREADS128' and '-DFLASHINFER_NB_SCALE_UNROLL=8' in spec.extra_cuda_cflags
+    lib = spec.build()
+    assert 'ScaleKernel' in lib.with_suffix('.log').read_text()

@@ -12,12 +12,12 @@ from .env import (INCLUDE_DIR, CSRC_DIR, DATA_ROOT, SETTINGS, get_setting, setti
 from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
-__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'find_ninja',
-           'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes', 'first_compiler_error',
-           'build_failure_cause', 'strip_ansi', 'JitCompileError', 'lock_wait_message', 'file_lock', 'default_jobs',
-           'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus', 'flag_include_dirs',
-           'absolute_include_flags', 'compiler_environment', 'terminate_builds', 'effective_launcher', 'JitSpec',
-           'gen_jit_spec', 'generated_source']
+__all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'cuda_include_dir',
+           'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes',
+           'first_compiler_error', 'build_failure_cause', 'strip_ansi', 'JitCompileError', 'lock_wait_message',
+           'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus',
+           'flag_include_dirs', 'absolute_include_flags', 'compiler_environment', 'terminate_builds',
+           'effective_launcher', 'JitSpec', 'gen_jit_spec', 'generated_source']
 
 # %% ../../nbs/02_jit_core.ipynb #c004
 logger = logging.getLogger('flashinfer_nb')
@@ -61,6 +61,17 @@ def find_nvcc() -> Path:
     if (p := Path('/usr/local/cuda/bin/nvcc')).is_file(): return p
     raise RuntimeError(f"nvcc not found: install the CUDA toolkit, or set {SETTINGS['nvcc'].env} "
                        "or CUDA_HOME, or put nvcc on PATH")
+
+@functools.cache
+def cuda_include_dir() -> Path:
+    "The CUDA toolkit's include folder, beside the nvcc the JIT uses: host-only C++ sources (`.cpp`, compiled by `c++`) "
+    "include `cuda_runtime.h` and `cuda_fp16.h` from it. The nvcc version in every key covers what it holds."
+    roots = [Path(v) for k in ('CUDA_HOME', 'CUDA_PATH') if (v := os.environ.get(k))]
+    roots += [find_nvcc().resolve().parent.parent, Path('/usr/local/cuda')]   # nvcc may be a wrapper script
+    for root in roots:
+        for d in (root/'include', root/'targets'/'x86_64-linux'/'include', root/'targets'/'sbsa-linux'/'include'):
+            if (d/'cuda_runtime.h').is_file(): return d
+    raise RuntimeError(f"cuda_runtime.h not found under {', '.join(map(str, roots))}; set CUDA_HOME to the CUDA toolkit")
 
 def find_ninja() -> Path:
     "The ninja binary from the `ninja` Python package, else from `PATH`."
@@ -424,9 +435,10 @@ def _fresh_alias(lib: Path) -> Path:
     return alias
 _running_builds: set = set()  # ninja processes this process's builds are waiting on
 
-def terminate_builds() -> int:
-    "Stop every build in progress in this process (SIGTERM: ninja stops its compilers); for UIs that build in a thread."
-    procs = list(_running_builds)
+def terminate_builds(build_dir: Path | str | None = None) -> int:
+    """Stop every build in progress in this process (SIGTERM: ninja stops its compilers); for UIs that build in a thread.
+    With `build_dir` (a `JitSpec.build_dir`), only that module's build (the autotuner's per-configuration timeout)."""
+    procs = [p for p in _running_builds if build_dir is None or str(build_dir) in p.args]
     for p in procs: p.terminate()
     return len(procs)
 _verified: dict[str, tuple] = {}  # library path -> (inode, size, mtime) when its manifest last checked out
@@ -617,7 +629,8 @@ class JitSpec:
         lines = ['ninja_required_version = 1.3', f"slot = {job_slot_prefix()}",
                  f"nvcc = {(launcher + ' ') if launcher else ''}{shlex.quote(str(find_nvcc()))}",
                  f"cxx = {(launcher + ' ') if launcher else ''}c++",
-                 f"cflags = {q(self.cflags())}", f"cuda_cflags = {q(self.cuda_cflags())}",
+                 # host-only C++ sources get the toolkit's headers (not in the key's flags: the nvcc version covers them)
+                 f"cflags = {q([*self.cflags(), f'-I{cuda_include_dir()}'])}", f"cuda_cflags = {q(self.cuda_cflags())}",
                  f"ldflags = {q(self.ldflags())}", '',
                  # the TU key in the command makes ninja recompile on content change, whatever the mtimes say
                  'rule cuda_compile',

@@ -13,22 +13,12 @@
 // thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay coalesced.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
+#include "norm_launch.h"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
 
 namespace norm_detail {
-
-struct NormParams {
-  const void* input;  // rows x d, row stride in_stride (elements)
-  void* residual;     // fused only: rows x d, row stride res_stride
-  void* out;          // rows x d, row stride out_stride (fused: the input buffer)
-  const void* weight;  // d, contiguous
-  int64_t in_stride, res_stride, out_stride;
-  int64_t rows;
-  int d;
-  float eps, weight_bias;
-};
 
 // kGroup > 0: kGroup (<= 32, a power of two) threads per row, blockDim.x / kGroup rows per block.
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
@@ -169,9 +159,11 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
 }  // namespace norm_detail
 
 // Launch RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`.
-// Rows are register-resident: d <= 32768 with 16-byte vectors, d <= 16384 with single elements
-// (cudaErrorInvalidValue beyond). 16-byte vectors are used when every row start, stride and d
-// allow them, else single elements.
+// Rows are register-resident: d <= 32768 with vectors of 2 or more elements, d <= 16384 with single
+// elements (cudaErrorInvalidValue beyond). The vector is the widest of 16 / sizeof(T)
+// elements, half that, a quarter, or 1 that divides d, every row stride and every pointer's
+// alignment. Falling straight from 16 bytes to single elements cost 1.7-4x at hidden sizes that are a
+// multiple of 4 but not 8 (4100, 14338 / 2): single-element loads are 8x the instructions and requests.
 template <typename T, bool kFused>
 cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream) {
   using namespace norm_detail;
@@ -182,9 +174,14 @@ cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_
            (!kFused || p.res_stride % vec == 0) && is_aligned(p.input, bytes) && is_aligned(p.out, bytes) &&
            is_aligned(p.weight, bytes) && (!kFused || is_aligned(p.residual, bytes));
   };
-  // the widest vector, else one element (an odd d or an unaligned view): two instantiations, not four
   constexpr int kMaxVec = 16 / sizeof(T);
   if (fits(kMaxVec)) return dispatch<T, kMaxVec, kFused>(p, vpt_hint, stream);
+  if constexpr (kMaxVec >= 4) {
+    if (fits(kMaxVec / 2)) return dispatch<T, kMaxVec / 2, kFused>(p, vpt_hint, stream);
+  }
+  if constexpr (kMaxVec >= 8) {
+    if (fits(kMaxVec / 4)) return dispatch<T, kMaxVec / 4, kFused>(p, vpt_hint, stream);
+  }
   return dispatch<T, 1, kFused>(p, vpt_hint, stream);
 }
 

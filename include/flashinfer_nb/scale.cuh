@@ -4,13 +4,19 @@
 #pragma once
 #include <type_traits>
 
+#include "scale_launch.h"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
 
 namespace scale_detail {
 
-constexpr int kThreads = 256;
+// FLASHINFER_NB_SCALE_THREADS / _UNROLL: set only by tuned module variants (flashinfer_nb.scale.gen_scale_variant,
+// picked per GPU, dtype and size from the tuning database, nbs/15_tune.ipynb); the default module sets neither.
+#ifndef FLASHINFER_NB_SCALE_THREADS
+#define FLASHINFER_NB_SCALE_THREADS 256
+#endif
+constexpr int kThreads = FLASHINFER_NB_SCALE_THREADS;
 constexpr int kBlocksPerSM = 2048 / kThreads;  // resident blocks per SM at full occupancy
 constexpr int kMaxWaves = 256;                 // grid cap, in full-occupancy waves of the GPU
 
@@ -107,6 +113,16 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
     kernel<<<static_cast<unsigned>(std::min(blocks, max_blocks)), kThreads, 0, stream>>>(in, out, factor, n,
                                                                                          head, n_vec);
   };
+#if defined(FLASHINFER_NB_SCALE_UNROLL) && FLASHINFER_NB_SCALE_UNROLL > 0
+  // a tuned variant: one unroll at every size. U8 is one tile per block (no grid-stride loop), so where its grid
+  // would pass the cap it falls back to U4.
+  constexpr int kTuned = FLASHINFER_NB_SCALE_UNROLL;
+  if (kTuned >= 8 && ceil_div(n_vec, kTuned * kThreads) > max_blocks) {
+    launch(std::integral_constant<int, 4>{});
+  } else {
+    launch(std::integral_constant<int, kTuned>{});
+  }
+#else
   if (ceil_div(n_vec, 8 * kThreads) <= wave / 2) {
     launch(std::integral_constant<int, 8>{});
   } else if (ceil_div(n_vec, 4 * kThreads) <= 2 * wave) {
@@ -114,6 +130,7 @@ cudaError_t ScaleLauncher(const T* in, T* out, float factor, int64_t n, cudaStre
   } else {
     launch(std::integral_constant<int, 1>{});
   }
+#endif
   return cudaGetLastError();
 }
 

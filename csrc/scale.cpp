@@ -1,8 +1,10 @@
-// Launcher for scale: checks the tensors, then hands raw pointers to include/flashinfer_nb/scale.cuh.
-#include <flashinfer_nb/scale.cuh>
+// Launcher and TVM-FFI export for scale: check the tensors, then call the launcher compiled in
+// csrc/scale_kernels.cu. Host-only C++ (compiled by c++, not nvcc).
+#include <flashinfer_nb/scale_launch.h>
 
 #include "tvm_ffi_utils.h"
 
+// scale(out, input, factor): out = input * factor, elementwise, computed in fp32.
 void scale(TensorView out, TensorView input, double factor) {
   CHECK_INPUT(input);
   CHECK_INPUT(out);
@@ -20,3 +22,5 @@ void scale(TensorView out, TensorView input, double factor) {
     return true;
   });
 }
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(scale, scale);

@@ -1,0 +1,117 @@
+"""Issue 19: our norm / activation kernels against FlashInfer 0.7.2's, in one process, timed the same way.
+
+FlashInfer's sources are NOT part of this repository. Download and extract the wheel, then point
+FLASHINFER_WHEEL_DIR at the folder that holds `flashinfer/` (with `flashinfer/data/{include,csrc,...}`):
+
+    pip download --no-deps flashinfer-python==0.7.2.post1 -d /tmp/fi && unzip -q /tmp/fi/*.whl -d /tmp/fi/whl
+    FLASHINFER_WHEEL_DIR=/tmp/fi/whl python benchmarks/bench_vs_flashinfer.py [--quick] [--out FILE]
+
+Their norm module is built from their own `csrc/norm.cu` + `csrc/flashinfer_norm_binding.cu`, their
+activation module from the Jinja template in their `jit/activation.py` (SiLU), through this project's JIT
+(one cache, the same nvcc flags and archs as ours). Every kernel is timed with CUDA events around one call,
+L2 flushed (a 256 MB write) before each, median of N, in interleaved rounds (ours, theirs, torch per round)
+so clock drift hits all alike.
+"""
+import argparse, os, re, statistics, sys
+from pathlib import Path
+import torch
+import torch.nn.functional as F
+
+from flashinfer_nb.jit.core import gen_jit_spec, generated_source
+from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+from flashinfer_nb.activation import silu_and_mul
+
+
+def fi_modules(root: Path):
+    data = root/'flashinfer'/'data'
+    if not (data/'csrc'/'norm.cu').exists():
+        sys.exit(f"FLASHINFER_WHEEL_DIR={root}: no flashinfer/data/csrc/norm.cu there (extract the wheel, see the docstring)")
+    inc = [data/'include', data/'csrc', data/'cutlass'/'include', data/'cutlass'/'tools'/'util'/'include', data/'spdlog'/'include']
+    # their trtllm helpers include <cublasLt.h>, <cublas_v2.h> and <curand_kernel.h> but use nothing from
+    # them: empty stand-ins, for toolkits without those libraries' headers
+    stub = gen_jit_spec('fi072_stub', [])
+    inc.append(generated_source(stub, 'cublasLt.h', '#pragma once\n').parent)
+    for h in ('cublas_v2.h', 'curand_kernel.h'): generated_source(stub, h, '#pragma once\n')
+    norm = gen_jit_spec('fi072_norm', [data/'csrc'/'norm.cu', data/'csrc'/'flashinfer_norm_binding.cu'],
+                        extra_cuda_cflags=['-DENABLE_BF16', '-DENABLE_FP8'], extra_include_dirs=inc).build_and_load()
+    import jinja2
+    src = (root/'flashinfer'/'jit'/'activation.py').read_text()
+    templ = re.search(r'activation_templ = r"""(.*?)"""', src, re.S).group(1)
+    silu = re.search(r'silu_def_cu_str = r"""(.*?)"""', src, re.S).group(1)
+    spec = gen_jit_spec('fi072_silu_and_mul', [], extra_include_dirs=inc)
+    spec.sources = [generated_source(spec, 'silu_and_mul.cu', jinja2.Template(templ).render(act_func_name='silu', act_func_def=silu))]
+    return norm, spec.build_and_load()
+
+
+def time_one(fn, flush, n):
+    "Median µs of `n` single calls, each between CUDA events after an L2 flush."
+    ts = []
+    for _ in range(n):
+        flush.zero_()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record(); fn(); e.record()
+        e.synchronize()
+        ts.append(s.elapsed_time(e) * 1e3)
+    return statistics.median(ts)
+
+
+def compare(cases, flush, n, rounds):
+    "cases: [(label, {backend: fn})]; returns [(label, {backend: median over rounds of medians})]."
+    out = []
+    for label, fns in cases:
+        for f in fns.values(): f()                        # warm-up (and module loads)
+        torch.cuda.synchronize()
+        per = {b: [] for b in fns}
+        for _ in range(rounds):
+            for b, f in fns.items(): per[b].append(time_one(f, flush, n))
+        out.append((label, {b: statistics.median(v) for b, v in per.items()}))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--quick', action='store_true', help='fewer shapes')
+    ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
+    ap.add_argument('--out', type=Path, help='also write the table here')
+    ap.add_argument('--dtypes', nargs='+', default=['bfloat16', 'float16'])
+    a = ap.parse_args()
+    root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
+    fi_norm, fi_act = fi_modules(root)
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
+    hiddens = [4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338]
+    rows_list = [1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192]
+    inter = [14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170]
+    cases = []
+    for dt in a.dtypes:
+        dtype = getattr(torch, dt)
+        for h in hiddens:
+            w = torch.randn(h, device='cuda', dtype=dtype)
+            for rows in rows_list:
+                x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
+                cases.append((f"rmsnorm {rows}x{h} {dt}", {
+                    'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, skip_check=True),
+                    'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False),
+                    'torch': lambda x=x, w=w, h=h: F.rms_norm(x, (h,), w, 1e-6)}))
+                cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", {
+                    'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, skip_check=True),
+                    'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}))
+        for d in inter:
+            for rows in rows_list:
+                x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
+                cases.append((f"silu_and_mul {rows}x{d} {dt}", {
+                    'ours': lambda x=x, o=o: silu_and_mul(x, out=o, skip_check=True),
+                    'flashinfer': lambda x=x, o=o: fi_act.silu_and_mul(o, x, False),
+                    'torch': lambda x=x, d=d: F.silu(x[:, :d]) * x[:, d:]}))
+    res = compare(cases, flush, a.n, a.rounds)
+    lines = [f"{torch.cuda.get_device_name()}; torch {torch.__version__}; FlashInfer 0.7.2.post1 kernels from {root}",
+             f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved rounds",
+             f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
+    for label, t in res:
+        lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}")
+    text = '\n'.join(lines)
+    print(text)
+    if a.out: a.out.write_text(text + '\n')
+
+
+if __name__ == '__main__':
+    main()

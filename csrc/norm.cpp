@@ -1,0 +1,125 @@
+// Launchers for the RMSNorm family (host C++, compiled by c++): check the tensors, then hand raw pointers to
+// the kernels of include/flashinfer_nb/norm.cuh. Rows may be strided; the last dimension must be contiguous; leading
+// dimensions are flattened into rows here (when they can be without a copy).
+//
+// These checks are the call boundary's first line (issue 19): the Python op calls this binding straight
+// away and runs its own checks only when the binding raises, to replace the error with its clearer one. So
+// every input the Python checks refuse, this file refuses too (nothing is launched then), and the checks are
+// O(ndim) integer compares on the DLPack headers.
+#include <flashinfer_nb/norm_launch.h>  // declarations only: the kernels build in their own nvcc TUs
+
+#include "tvm_ffi_utils.h"
+
+namespace {
+
+using flashinfer_nb::RowsView;
+
+RowsView check_rows(TensorView t, const char* name) {
+  CHECK_CUDA(t);
+  if (!flashinfer_nb::is_float_dtype(t.dtype()))
+    TVM_FFI_THROW(ValueError) << name << " has dtype " << flashinfer_nb::dtype_name(t.dtype())
+                              << "; expected float16, bfloat16 or float32";
+  if (t.ndim() < 1) TVM_FFI_THROW(ValueError) << name << " must have at least one dimension (..., hidden)";
+  RowsView r;
+  if (!flashinfer_nb::as_rows(t, &r))
+    TVM_FFI_THROW(ValueError) << name << " must be contiguous in its last dimension, with leading dimensions "
+                              << "that flatten into rows without a copy";
+  if (r.cols > 32768) TVM_FFI_THROW(ValueError) << name << " has hidden size " << r.cols << "; at most 32768 is supported";
+  return r;
+}
+
+void check_same(TensorView t, const char* name, TensorView input) {
+  if (!flashinfer_nb::same_shape(t, input)) TVM_FFI_THROW(ValueError) << name << " must have the shape of input";
+  CHECK_SAME_DTYPE(t, input);
+  CHECK_SAME_DEVICE(t, input);
+}
+
+void check_weight(TensorView weight, TensorView input, int64_t d) {
+  CHECK_CUDA(weight);
+  CHECK_SAME_DEVICE(weight, input);
+  CHECK_SAME_DTYPE(weight, input);
+  if (weight.ndim() != 1 || weight.size(0) != d)
+    TVM_FFI_THROW(ValueError) << "weight must be 1-D of length " << d << " (the hidden size)";
+  if (weight.size(0) > 1 && weight.stride(0) != 1) TVM_FFI_THROW(ValueError) << "weight must be contiguous";
+}
+
+double check_eps(tvm::ffi::AnyView eps) {
+  // a bool converts to a float silently in TVM-FFI; the Python op refuses it (TypeError), so refuse it here
+  if (eps.type_index() == tvm::ffi::TypeIndex::kTVMFFIBool) TVM_FFI_THROW(TypeError) << "eps must be a real number, got bool";
+  const double v = eps.cast<double>();
+  if (!(v >= 0)) TVM_FFI_THROW(ValueError) << "eps must be >= 0, got " << v;
+  return v;
+}
+
+void check_device(TensorView input) {
+  if (!flashinfer_nb::supported_cc(input.device().device_id))
+    TVM_FFI_THROW(ValueError) << "the device's compute capability is not supported by the norm ops";
+}
+
+template <bool kFused>
+void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType dtype, int64_t vpt_hint,
+         const char* what) {
+  if (p.rows == 0 || p.d == 0) return;
+  tvm::ffi::CUDADeviceGuard guard(device.device_id);
+  const cudaStream_t stream = flashinfer_nb::get_stream(device);
+  DISPATCH_FLOAT_DTYPE(dtype, c_type, [&] {
+    cudaError_t st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, static_cast<int>(vpt_hint), stream);
+    if (st == cudaErrorInvalidValue)
+      TVM_FFI_THROW(ValueError) << what << ": hidden size " << p.d
+                                << " is too large (at most 32768 for 16-byte-aligned rows, else 16384)";
+    CHECK_CUDA_SUCCESS(st, what);
+    return true;
+  });
+}
+
+flashinfer_nb::norm_detail::NormParams params(TensorView input, const RowsView& r, TensorView weight, double eps,
+                                              double weight_bias) {
+  flashinfer_nb::norm_detail::NormParams p{};
+  p.input = flashinfer_nb::data_ptr<void>(input);
+  p.weight = flashinfer_nb::data_ptr<void>(weight);
+  p.in_stride = r.stride;
+  p.rows = r.rows;
+  p.d = static_cast<int>(r.cols);
+  p.eps = static_cast<float>(eps);
+  p.weight_bias = static_cast<float>(weight_bias);
+  return p;
+}
+
+}  // namespace
+
+// out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (..., d).
+void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyView eps, double weight_bias,
+             int64_t vpt_hint) {
+  const RowsView ri = check_rows(input, "input");
+  const RowsView ro = check_rows(out, "out");
+  check_same(out, "out", input);
+  check_weight(weight, input, ri.cols);
+  const double e = check_eps(eps);
+  check_device(input);
+  // rows are read by one block and written by another when the views are shifted; `out` *being* input is fine
+  if (flashinfer_nb::overlap(out, ro, input, ri) == 'p')
+    TVM_FFI_THROW(ValueError) << "out partially overlaps input; pass input itself (in place) or a separate tensor";
+  auto p = params(input, ri, weight, e, weight_bias);
+  p.out = flashinfer_nb::data_ptr<void>(out);
+  p.out_stride = ro.stride;
+  run<false>(p, input.device(), input.dtype(), vpt_hint, "rmsnorm");
+}
+
+// In place: residual += input; input = rmsnorm(residual) with (weight + weight_bias).
+void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight, tvm::ffi::AnyView eps,
+                       double weight_bias, int64_t vpt_hint) {
+  const RowsView ri = check_rows(input, "input");
+  const RowsView rr = check_rows(residual, "residual");
+  check_same(residual, "residual", input);
+  check_weight(weight, input, ri.cols);
+  const double e = check_eps(eps);
+  check_device(input);
+  if (flashinfer_nb::overlap(input, ri, residual, rr) != 'n')
+    TVM_FFI_THROW(ValueError) << "input and residual must not overlap: both are written";
+  auto p = params(input, ri, weight, e, weight_bias);
+  p.out = flashinfer_nb::data_ptr<void>(input);
+  p.out_stride = ri.stride;
+  p.residual = flashinfer_nb::data_ptr<void>(residual);
+  p.res_stride = rr.stride;
+  run<true>(p, input.device(), input.dtype(), vpt_hint, "fused_add_rmsnorm");
+}

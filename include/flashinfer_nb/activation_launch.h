@@ -1,0 +1,16 @@
+// Host-side declaration of the gated-activation launcher (no device code): the rendered launcher TU
+// (csrc/act_and_mul.jinja, compiled by c++) sees this; activation.cuh defines it, and the kernel TU
+// (csrc/act_and_mul_kernels.jinja) instantiates it for each dtype with the activation's functor.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace flashinfer_nb {
+
+// out (rows x d, row stride out_stride) = Act::apply(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride).
+template <typename T, typename Act>
+cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows, int d,
+                              cudaStream_t stream);
+
+}  // namespace flashinfer_nb

@@ -1,0 +1,30 @@
+// Host-side declarations of the norm launchers (no device code): the norm module's launcher TUs
+// (csrc/norm.cpp, compiled by c++) see these; the definitions are in norm.cuh, instantiated per dtype and
+// variant in their own nvcc TUs (gen_norm_module), which build in parallel.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace flashinfer_nb {
+
+namespace norm_detail {
+
+struct NormParams {
+  const void* input;  // rows x d, row stride in_stride (elements)
+  void* residual;     // fused only: rows x d, row stride res_stride
+  void* out;          // rows x d, row stride out_stride (fused: the input buffer)
+  const void* weight;  // d, contiguous
+  int64_t in_stride, res_stride, out_stride;
+  int64_t rows;
+  int d;
+  float eps, weight_bias;
+};
+
+}  // namespace norm_detail
+
+// RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`; defined in norm.cuh.
+template <typename T, bool kFused>
+cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream);
+
+}  // namespace flashinfer_nb
