@@ -342,8 +342,33 @@ active_builds: list[BuildStatus] = []
 
 # %% ../../nbs/02_jit_core.ipynb #c023
 @functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
+# The `tvm_ffi` package's `__init__` imports torch (seconds). A cache key needs only TVM-FFI's folder, version,
+# headers and library, so until something loads the package, those come from its stdlib-only files.
+@functools.cache
+def _tvm_ffi_dir() -> Path:
+    "The `tvm_ffi` package's folder, found without importing it."
+    import importlib.util
+    if 'tvm_ffi' in sys.modules: return Path(sys.modules['tvm_ffi'].__file__).parent
+    spec = importlib.util.find_spec('tvm_ffi')
+    if spec is None or not spec.submodule_search_locations: import tvm_ffi   # missing: its ImportError says so
+    return Path(list(spec.submodule_search_locations)[0])
+
+def _tvm_ffi_part(name: str):
+    "`tvm_ffi.<name>` (a module of stdlib imports only: `libinfo`, `_version`), without running the package's `__init__`."
+    import importlib, importlib.util
+    if 'tvm_ffi' in sys.modules: return importlib.import_module(f'tvm_ffi.{name}')
+    s = importlib.util.spec_from_file_location(f'_flashinfer_nb_tvm_ffi_{name}', _tvm_ffi_dir()/f'{name}.py')
+    m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
+    return m
+
+def _tvm_ffi_version() -> str:
+    "`tvm_ffi.__version__`, as the package computes it."
+    if 'tvm_ffi' in sys.modules: return sys.modules['tvm_ffi'].__version__
+    try: return _tvm_ffi_part('_version').__version__
+    except (FileNotFoundError, ImportError, AttributeError): return '0.0.0.dev0'   # the package's own fallback
+
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
-    import tvm_ffi.libinfo as li
+    li = _tvm_ffi_part('libinfo')
     return [Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent
 
 def _split_flags(key: str) -> list[str]:
@@ -410,8 +435,7 @@ def _env_include_dirs() -> list[Path]:
 
 @functools.cache
 def _relocatable_roots() -> tuple[tuple[str, str], ...]:
-    import tvm_ffi
-    roots = ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>'))
+    roots = ((DATA_ROOT, '<data>'), (_tvm_ffi_dir(), '<tvm_ffi>'))
     # deepest first: a venv inside the checkout (a clean clone's .venv) holds TVM-FFI under the data root
     return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in sorted(roots, key=lambda r: -len(str(r[0]))))
 
@@ -574,12 +598,11 @@ class JitSpec:
             for p, d in digests: h.update(p.encode()); h.update(d)
             tu_keys.append(h.hexdigest()[:20])
             files[_portable(str(s.resolve()), jit)] = {p: d.hex()[:16] for p, d in digests}
-        import tvm_ffi
         material = dict(name=self.name, sources=list(files), tu=tu_keys,
                         **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
-                        version=package_version(), tvm_ffi=tvm_ffi.__version__,
+                        version=package_version(), tvm_ffi=_tvm_ffi_version(),
                         **({'env': env} if env else {}))   # only when set: keys stay as they were without them
         return {**material, 'files': files}
 
