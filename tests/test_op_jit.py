@@ -2,6 +2,7 @@
 import pytest
 
 import subprocess, sys
+from pathlib import Path
 
 def test_registry_and_list_modules_without_torch(tmp_path):
     code = ('import sys; from flashinfer_nb.cli import main; from flashinfer_nb.aot import AOT_REGISTRY, registered_specs; '
@@ -14,6 +15,21 @@ def test_registry_and_list_modules_without_torch(tmp_path):
                        env={**os.environ, 'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path)})
     assert r.returncode == 0, r.stdout + r.stderr
     assert 'JIT (built on first use)' in r.stdout and 'scale' in r.stdout, r.stdout
+
+def test_keys_are_the_same_with_or_without_tvm_ffi_loaded(tmp_path):
+    "The key parts read from TVM-FFI's files on their own equal the package's answers: caches and AOT builds keep matching."
+    import os, json
+    code = ('import json, sys{pre}; from flashinfer_nb.op_jit import gen_scale_module, gen_norm_module, gen_act_and_mul_module; '
+            'print(json.dumps([s.content_key()[0] for s in (gen_scale_module(), gen_norm_module(), gen_act_and_mul_module("silu"))] '
+            '+ ["tvm_ffi" in sys.modules]))')
+    env = {**os.environ, 'FLASHINFER_NB_WORKSPACE_BASE': str(tmp_path), 'FLASHINFER_NB_CUDA_ARCH_LIST': '9.0a'}
+    runs = [json.loads(subprocess.run([sys.executable, '-c', code.format(pre=pre)], env=env, capture_output=True, text=True, check=True).stdout)
+            for pre in ('', '; import tvm_ffi')]
+    assert runs[0][-1] is False and runs[1][-1] is True and runs[0][:-1] == runs[1][:-1], runs
+    import tvm_ffi, tvm_ffi.libinfo as li
+    from flashinfer_nb.jit.core import _tvm_ffi_version, _tvm_ffi_paths, _tvm_ffi_dir
+    assert _tvm_ffi_version() == tvm_ffi.__version__ and _tvm_ffi_dir() == Path(tvm_ffi.__file__).parent
+    assert _tvm_ffi_paths() == ([Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent)
 
 def test_op_modules_use_the_generators_registered_here():
     import importlib   # `import flashinfer_nb.scale as S` would give the op: the package binds the name `scale` to it

@@ -343,27 +343,27 @@ active_builds: list[BuildStatus] = []
 # %% ../../nbs/02_jit_core.ipynb #c023
 @functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 # The `tvm_ffi` package's `__init__` imports torch (seconds). A cache key needs only TVM-FFI's folder, version,
-# headers and library, so until something loads the package, those come from its stdlib-only files.
+# headers and library: those come from its stdlib-only files, read on their own — never from `sys.modules`, where
+# another thread may be importing the package that moment (a partly initialised module has no `__version__` yet).
 @functools.cache
 def _tvm_ffi_dir() -> Path:
     "The `tvm_ffi` package's folder, found without importing it."
     import importlib.util
-    if 'tvm_ffi' in sys.modules: return Path(sys.modules['tvm_ffi'].__file__).parent
     spec = importlib.util.find_spec('tvm_ffi')
     if spec is None or not spec.submodule_search_locations: import tvm_ffi   # missing: its ImportError says so
     return Path(list(spec.submodule_search_locations)[0])
 
+@functools.cache
 def _tvm_ffi_part(name: str):
-    "`tvm_ffi.<name>` (a module of stdlib imports only: `libinfo`, `_version`), without running the package's `__init__`."
-    import importlib, importlib.util
-    if 'tvm_ffi' in sys.modules: return importlib.import_module(f'tvm_ffi.{name}')
+    "`tvm_ffi.<name>` (a module of stdlib imports only: `libinfo`, `_version`), loaded on its own, without the package's `__init__`."
+    import importlib.util
     s = importlib.util.spec_from_file_location(f'_flashinfer_nb_tvm_ffi_{name}', _tvm_ffi_dir()/f'{name}.py')
     m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
     return m
 
+@functools.cache
 def _tvm_ffi_version() -> str:
-    "`tvm_ffi.__version__`, as the package computes it."
-    if 'tvm_ffi' in sys.modules: return sys.modules['tvm_ffi'].__version__
+    "`tvm_ffi.__version__`, as the package computes it (`from ._version import __version__`, else its fallback)."
     try: return _tvm_ffi_part('_version').__version__
     except (FileNotFoundError, ImportError, AttributeError): return '0.0.0.dev0'   # the package's own fallback
 
