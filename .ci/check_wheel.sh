@@ -17,7 +17,7 @@ t0=$SECONDS
 wheel=$(ls "$tmp"/dist/*.whl); sdist=$(ls "$tmp"/dist/*.tar.gz)
 "$py" -m zipfile -l "$wheel" >"$tmp/wheel.txt"
 for f in flashinfer_nb/data/include/flashinfer_nb/scale.cuh flashinfer_nb/data/csrc/scale_kernels.cu flashinfer_nb/data/csrc/scale.cpp \
-         flashinfer_nb/data/csrc/tvm_ffi_utils.h flashinfer_nb/data/settings.ini; do
+         flashinfer_nb/data/csrc/tvm_ffi_utils.h flashinfer_nb/data/settings.ini flashinfer_nb/tuning_db.json; do
   grep -q "^$f " "$tmp/wheel.txt" || { echo "wheel lacks $f" >&2; exit 1; }
 done
 echo "built $(basename "$sdist") and $(basename "$wheel") in $((SECONDS - t0)) s"
@@ -45,6 +45,8 @@ pkg = Path(flashinfer_nb.__file__).resolve().parent
 assert venv in pkg.parents, f"imported {pkg}, not the installed wheel in {venv}"
 assert env.DATA_ROOT == pkg/'data' and env.INCLUDE_DIR == pkg/'data'/'include', env.DATA_ROOT
 assert env.get_setting('fallback_cuda_arch_list')[1] == 'settings.ini', 'settings.ini not read from the package'
+from flashinfer_nb import tune
+assert tune.SHIPPED_DB == pkg/'tuning_db.json' and isinstance(tune.read_db(tune.SHIPPED_DB), dict), tune.SHIPPED_DB
 snapshot = lambda: sorted((str(p.relative_to(pkg)), p.stat().st_mtime_ns) for p in pkg.rglob('*'))
 before = snapshot()
 from flashinfer_nb.scale import gen_scale_module

@@ -22,6 +22,11 @@ from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
 from flashinfer_nb.activation import silu_and_mul
 
 
+# the flags FlashInfer's own JIT (flashinfer/jit/core.py) adds to every module: dtype switches, fast math
+FI_FLAGS = ['-DFLASHINFER_ENABLE_F16', '-DFLASHINFER_ENABLE_BF16', '-DFLASHINFER_ENABLE_FP8_E4M3',
+            '-DFLASHINFER_ENABLE_FP8_E5M2', '-use_fast_math', '-DNDEBUG']
+
+
 def fi_modules(root: Path):
     data = root/'flashinfer'/'data'
     if not (data/'csrc'/'norm.cu').exists():
@@ -33,12 +38,12 @@ def fi_modules(root: Path):
     inc.append(generated_source(stub, 'cublasLt.h', '#pragma once\n').parent)
     for h in ('cublas_v2.h', 'curand_kernel.h'): generated_source(stub, h, '#pragma once\n')
     norm = gen_jit_spec('fi072_norm', [data/'csrc'/'norm.cu', data/'csrc'/'flashinfer_norm_binding.cu'],
-                        extra_cuda_cflags=['-DENABLE_BF16', '-DENABLE_FP8'], extra_include_dirs=inc).build_and_load()
+                        extra_cuda_cflags=FI_FLAGS + ['-DENABLE_BF16', '-DENABLE_FP8'], extra_include_dirs=inc).build_and_load()
     import jinja2
     src = (root/'flashinfer'/'jit'/'activation.py').read_text()
     templ = re.search(r'activation_templ = r"""(.*?)"""', src, re.S).group(1)
     silu = re.search(r'silu_def_cu_str = r"""(.*?)"""', src, re.S).group(1)
-    spec = gen_jit_spec('fi072_silu_and_mul', [], extra_include_dirs=inc)
+    spec = gen_jit_spec('fi072_silu_and_mul', [], extra_cuda_cflags=FI_FLAGS, extra_include_dirs=inc)
     spec.sources = [generated_source(spec, 'silu_and_mul.cu', jinja2.Template(templ).render(act_func_name='silu', act_func_def=silu))]
     return norm, spec.build_and_load()
 
@@ -68,19 +73,55 @@ def compare(cases, flush, n, rounds):
     return out
 
 
+def host_us(fn, calls=2000, samples=31):
+    "Median over samples of the host wall time per call (µs) of `calls` back-to-back calls."
+    import time
+    for _ in range(300): fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        for _ in range(calls): fn()
+        ts.append((time.perf_counter() - t0) / calls * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(ts)
+
+
+def call_boundary(fi_norm):
+    "Host µs per call at 1 x 4096 bf16, out= given, interleaved rounds: our op, its module function, FlashInfer's."
+    from flashinfer_nb.norm import get_norm_module
+    m = get_norm_module()
+    x = torch.randn(1, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
+    o = torch.empty_like(x)
+    fns = {'ours rmsnorm (checks on)': lambda: rmsnorm(x, w, 1e-6, out=o),
+           'ours rmsnorm skip_check': lambda: rmsnorm(x, w, 1e-6, out=o, skip_check=True),
+           'ours module function': lambda: m.rmsnorm(o, x, w, 1e-6, 0.0, 0),
+           'FlashInfer module function': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False),
+           'torch F.rms_norm': lambda: F.rms_norm(x, (4096,), w, 1e-6)}
+    per = {k: [] for k in fns}
+    for _ in range(3):
+        for k, f in fns.items(): per[k].append(host_us(f))
+    return [f"host us per call, 1x4096 bf16, out= given (median of 31 x 2000 calls, median of 3 interleaved rounds):"] + \
+           [f"  {k:<28} {statistics.median(v):6.2f}" for k, v in per.items()]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--quick', action='store_true', help='fewer shapes')
     ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--out', type=Path, help='also write the table here')
     ap.add_argument('--dtypes', nargs='+', default=['bfloat16', 'float16'])
+    ap.add_argument('--hiddens', nargs='+', type=int, help='norm hidden sizes (default: 1536 ... 16384, 4100, 14338)')
+    ap.add_argument('--rows', nargs='+', type=int, help='row counts (default: 1 ... 8192)')
+    ap.add_argument('--inter', nargs='+', type=int, help='silu_and_mul output widths d (default: 8960 ... 7170)')
+    ap.add_argument('--no-host', action='store_true', help='skip the host-time-per-call section')
     a = ap.parse_args()
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_act = fi_modules(root)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
-    hiddens = [4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338]
-    rows_list = [1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192]
-    inter = [14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170]
+    hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
+    rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
+    inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
     cases = []
     for dt in a.dtypes:
         dtype = getattr(torch, dt)
@@ -108,6 +149,7 @@ def main():
              f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
     for label, t in res:
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}")
+    if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)
     print(text)
     if a.out: a.out.write_text(text + '\n')

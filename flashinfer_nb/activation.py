@@ -67,6 +67,8 @@ _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
         (rows may be strided): the gate half, then the up half.
     out : torch.Tensor, optional
         Destination ``(..., d)`` of the same dtype and device; allocated when omitted. Must not overlap `input`.
+    skip_check : bool
+        Skip the Python checks (the binding's own checks run either way).
 
     Returns
     -------

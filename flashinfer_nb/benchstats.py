@@ -11,9 +11,9 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['UNKNOWN', 'CONDITION_FIELDS', 'SPREAD_WARN_PCT', 'CLOCK_DRIFT_PCT', 'LEVEL', 'MARGIN', 'MIN_ROUNDS', 'RUN_NOISE_PCT',
            'NCU_RANGE', 'throttle_names', 'RunConditions', 'conditions_line', 'trust_warnings', 'ratio_ci', 'verdict',
-           'CompareResult', 'compare', 'plot_compare', 'BaselineMismatch', 'read_rows', 'check_baseline',
-           'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv', 'format_validation', 'ncu_child', 'validate',
-           'matmul_peak', 'roofline_point', 'plot_roofline']
+           'CompareResult', 'compare', 'plot_compare', 'compare_sweep', 'verdict_rows', 'BaselineMismatch', 'read_rows',
+           'check_baseline', 'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv', 'format_validation', 'ncu_child',
+           'validate', 'matmul_peak', 'roofline_point', 'plot_roofline', 'sweep_roofline']
 
 # %% ../nbs/04c_benchstats.ipynb #c006
 UNKNOWN = 'unknown'
@@ -344,6 +344,22 @@ def plot_compare(results, *, path=None, title: str | None = None):
     if path is not None: fig.savefig(path, dpi=120)
     return fig
 
+# %% ../nbs/04c_benchstats.ipynb #c023a
+def compare_sweep(fns: dict, a: str, b: str, sizes, make_args, *, rounds: int = 10, **compare_kwargs) -> list:
+    "`compare(fns[a], fns[b])` at every size of a sweep: a list of `(size, CompareResult)`, in the order of `sizes`."
+    if not isinstance(fns, dict): raise TypeError("fns must be a dict name -> callable to pick two of them by name")
+    missing = [n for n in (a, b) if n not in fns]
+    if missing: raise ValueError(f"{', '.join(map(repr, missing))} not among the callables {sorted(fns)}")
+    if a == b: raise ValueError(f"compare two different callables, got {a!r} twice")
+    return [(s, compare(fns[a], fns[b], make_args(s), rounds=rounds, names=(a, b), **compare_kwargs)) for s in sizes]
+
+def verdict_rows(pairs: list) -> tuple[list[str], list[list]]:
+    "Header and rows of a verdict table for `compare_sweep`'s result: size, both medians, the ratio with its interval."
+    head = ['size', 'A', 'B', 'A µs', 'B µs', 'B/A time', 'interval', 'verdict']
+    rows = [[s, r.a, r.b, f"{r.median_a_us:.3g}", f"{r.median_b_us:.3g}", f"{r.ratio:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]",
+             r.verdict] for s, r in pairs]
+    return head, rows
+
 # %% ../nbs/04c_benchstats.ipynb #c028
 RUN_NOISE_PCT = 0.5   # run-to-run noise (%, one sigma per run) assumed on top of the within-run error
 
@@ -529,3 +545,14 @@ def plot_roofline(points: dict, peak_tbps: float, peak_tflops: float, *, conditi
     fig.tight_layout()
     if path is not None: fig.savefig(path, dpi=120)
     return fig
+
+# %% ../nbs/04c_benchstats.ipynb #c049a
+def sweep_roofline(records: list[dict], peak_tbps: float, peak_tflops: float) -> dict:
+    "`roofline_point` of every record of a sweep (`bench_sweep`) that has both TB/s and TFLOP/s, named `name @ size`."
+    pts = {}
+    for r in records:
+        t, tbps, tflops = r.get('median_us'), r.get('tbps'), r.get('tflops')
+        if not (t and tbps and tflops): continue
+        s = t * 1e-6
+        pts[f"{r['name']} @ {r['size']}"] = roofline_point(tbps * 1e12 * s, tflops * 1e12 * s, t, peak_tbps, peak_tflops)
+    return pts

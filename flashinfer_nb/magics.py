@@ -26,7 +26,8 @@ __all__ = ['POINTEE_DTYPES', 'CELL_FILE', 'RESOURCE_COLUMNS', 'BENCH_COLUMNS', '
            'CellCompileError', 'NoCudaDeviceError', 'CellModule', 'generated_dir', 'check_cell_name',
            'strip_directives', 'CellSource', 'cell_spec', 'compile_cell', 'cell_tuner', 'resolve_save_path',
            'saved_text', 'save_cell', 'saved_cells', 'is_cuda_cell', 'cuda_info', 'cache_entries', 'why_built',
-           'clear_cache', 'Table', 'bench_table', 'bench', 'CudaMagics', 'load_ipython_extension']
+           'clear_cache', 'Table', 'bench_table', 'check_bench_options', 'bench', 'CudaMagics',
+           'load_ipython_extension']
 
 # %% ../nbs/20_magics.ipynb #6aadc955
 _COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
@@ -847,15 +848,29 @@ def bench_table(records: list[dict], ceiling_tbps: float | None = None) -> Table
                                    f"copy ceiling {ceiling_tbps:.2f} TB/s (same run)" if ceiling_tbps else ''] if x)
     return Table(cols, rows, title)
 
+def check_bench_options(fns, compare: tuple | None, roofline: bool, nbytes, flops) -> None:
+    "`ValueError` for a `--compare` pair that is not two of the cell's fns, or `--roofline` without bytes and FLOPs."
+    if compare is not None:
+        names = sorted(fns) if isinstance(fns, dict) else []
+        if len(compare) != 2 or len(set(compare)) != 2 or any(n not in names for n in compare):
+            raise ValueError(f"--compare A,B takes two different names of the cell's fns {names}, got {','.join(compare)!r}")
+    if roofline and (flops is None or nbytes is None):
+        raise ValueError("--roofline needs the cell to define both nbytes and flops (bytes and FLOPs per call)")
+
 def bench(fns, sizes, make_args, *, nbytes=None, flops=None, ceiling: bool = True, title: str | None = None,
-          path: str | None = None, show: bool = True, **bench_kwargs) -> list[dict]:
-    "Sweep `fns` over `sizes` with `testing.bench_sweep`, chart it with the same-run copy ceiling, table it; return the records."
+          path: str | None = None, show: bool = True, compare: tuple | None = None, rounds: int = 10,
+          roofline: bool = False, **bench_kwargs) -> list[dict]:
+    """Sweep `fns` over `sizes` with `testing.bench_sweep`, chart it with the same-run copy ceiling, table it; return the
+    records. `compare=(A, B)`: then an A/B verdict per size (`benchstats.compare_sweep`, `rounds` interleaved rounds);
+    `roofline=True`: then every point under the roofline of this GPU, both ceilings measured in this run (needs `flops`)."""
+    from flashinfer_nb import benchstats
+    check_bench_options(fns, compare, roofline, nbytes, flops)
     from flashinfer_nb import testing
     for needed in ('bench_sweep', 'plot_bench', 'copy_bandwidth'):
         if not hasattr(testing, needed):
             raise RuntimeError(f"flashinfer_nb.testing.{needed} is missing: this checkout predates the benchmark harness")
     if not _cuda_available(): raise NoCudaDeviceError("no CUDA device: benchmarks need a GPU")
-    ceiling_tbps = testing.copy_bandwidth() if ceiling and nbytes is not None else None
+    ceiling_tbps = testing.copy_bandwidth() if (ceiling or roofline) and nbytes is not None else None
     records = testing.bench_sweep(fns, sizes, make_args, nbytes=nbytes, flops=flops, progress=True, **bench_kwargs)
     fig = testing.plot_bench(records, ceiling_tbps=ceiling_tbps, path=path, title=title)
     if show:
@@ -864,6 +879,22 @@ def bench(fns, sizes, make_args, *, nbytes=None, flops=None, ceiling: bool = Tru
             import matplotlib.pyplot as plt
             plt.close(fig)   # shown once, not again by the inline backend at the end of the cell
         display(bench_table(records, ceiling_tbps))
+    if compare is not None:
+        pairs = benchstats.compare_sweep(fns, *compare, sizes, make_args, rounds=rounds)
+        if show:
+            display(Table(*benchstats.verdict_rows(pairs), f"{compare[1]} vs {compare[0]}: time ratio B/A per size "
+                          f"({pairs[0][1].level:.0%} CI, {rounds} interleaved rounds; SAME within ±{pairs[0][1].margin:.0%})"
+                          if pairs else ''))
+        for r in records: r['verdict'] = next((p.verdict for s, p in pairs if s == r['size'] and r['name'] == compare[1]), None)
+    if roofline:
+        peak = benchstats.matmul_peak()
+        pts = benchstats.sweep_roofline(records, ceiling_tbps, peak)
+        if show:
+            fig = benchstats.plot_roofline(pts, ceiling_tbps, peak, title=title or 'roofline (ceilings measured in this run)')
+            display(fig)
+            with contextlib.suppress(Exception):
+                import matplotlib.pyplot as plt
+                plt.close(fig)
     return records
 
 # %% ../nbs/20_magics.ipynb #9816e432
@@ -923,6 +954,12 @@ class CudaMagics(Magics):
     def _tune_cell(self, args, cell):
         "`--tune`: every configuration compiled (the logic is flashinfer_nb.tune's), NAME bound to the Tuner."
         from flashinfer_nb.tune import TuneResult, _Live
+        other = [f for f, v in (('--save', args.save), ('--rebuild', args.rebuild), ('--debug', args.debug),
+                                ('--lineinfo', args.lineinfo), ('--verbose', args.verbose), ('--block', args.block),
+                                ('--smem', args.smem), ('--max-registers', args.max_registers),
+                                ('--no-spills', args.no_spills), ('--no-local-memory', args.no_local_memory)) if v]
+        if other: raise UsageError(f"%%cuda_kernel {args.name} --tune: {', '.join(other)} do(es) not apply to a tuning run; "
+                                   "compile the chosen configuration without --tune (--flags \"-DBLOCK=...\") for those")
         try: tuner = cell_tuner(args.name, cell, args.tune, arch=args.arch, flags=args.flags, include_dirs=args.include_dir)
         except ValueError as e: raise UsageError(f"%%cuda_kernel {args.name} --tune: {e}") from None
         res = TuneResult(tuner.op, [tuner.trial(c) for c in tuner.configs], [])
@@ -961,6 +998,10 @@ class CudaMagics(Magics):
     @argument('--title', default=None, help='chart title')
     @argument('--plot', default=None, help='also save the chart to this file')
     @argument('--no-ceiling', action='store_true', help='skip the same-run copy ceiling')
+    @argument('--compare', default=None, help='A,B: two names of the cell\'s fns; an A/B verdict per size (interleaved rounds)')
+    @argument('--rounds', type=int, default=10, help='with --compare: rounds per side (>= 6)')
+    @argument('--roofline', action='store_true', help='plot every point under this GPU\'s roofline (the cell defines flops)')
+    @argument('--profile', action='store_true', help='then each of fns under Nsight Compute at the largest size (%%ncu per callable)')
     @argument('-o', '--out', default=None, help='store the records in this variable')
     @cell_magic
     def bench(self, line, cell):
@@ -972,8 +1013,20 @@ class CudaMagics(Magics):
         exec(compile(strip_directives(cell), '<bench cell>', 'exec'), ns)
         missing = [k for k in ('fns', 'sizes', 'make_args') if k not in ns]
         if missing: raise UsageError(f"%%bench: the cell must define {', '.join(missing)} (and nbytes or flops)")
+        pair = tuple(x.strip() for x in args.compare.split(',')) if args.compare else None
+        try: check_bench_options(ns['fns'], pair, args.roofline, ns.get('nbytes'), ns.get('flops'))
+        except ValueError as e: raise UsageError(f"%%bench: {e}") from None
+        if args.profile and not isinstance(ns['fns'], dict):
+            raise UsageError("%%bench --profile: the cell's fns must be a dict name -> callable (each is profiled by name)")
         records = bench(ns['fns'], ns['sizes'], ns['make_args'], nbytes=ns.get('nbytes'), flops=ns.get('flops'),
-                        ceiling=not args.no_ceiling, title=args.title, path=args.plot)
+                        ceiling=not args.no_ceiling, title=args.title, path=args.plot, compare=pair,
+                        rounds=args.rounds, roofline=args.roofline)
+        if args.profile:   # flashinfer_nb.profile builds on this module: imported when used
+            from flashinfer_nb.profile import profile_sweep
+            from IPython.display import Markdown
+            size = list(ns['sizes'])[-1]
+            for name, res in profile_sweep(strip_directives(cell), self.shell.user_ns, list(ns['fns'])).items():
+                display(Markdown(f"**Nsight Compute: `{name}` at size {size}**"), res)
         if args.out: self.shell.user_ns[args.out] = records
 
 def load_ipython_extension(ip):

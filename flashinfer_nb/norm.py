@@ -7,12 +7,13 @@ from __future__ import annotations
 import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
-from .jit.core import JitSpec, gen_jit_spec, generated_source
+from .jit.core import JitSpec, gen_jit_spec, write_if_different
 from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
-from .op_jit import NORM_KERNEL_TYPES, gen_norm_module, get_norm_module   # the JIT generator, below
+from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, write_norm_kernel_units,   # the JIT
+                                  gen_norm_module, get_norm_module)                                                # generator, below
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
@@ -149,6 +150,9 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
         Added to the mean square before the reciprocal square root.
     out : torch.Tensor, optional
         Destination with the shape, dtype and device of `input`; allocated when omitted. May be `input`.
+    skip_check : bool
+        Skip the Python checks. The binding's own checks run either way (they come first); a bad input
+        then raises the binding's error rather than the Python one.
 
     Returns
     -------
@@ -187,6 +191,8 @@ def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch
         ``(hidden,)``, same dtype and device as `input`.
     eps : float
         Added to the mean square before the reciprocal square root.
+    skip_check : bool
+        Skip the Python checks (the binding's own checks run either way).
 
     Examples
     --------

@@ -13,8 +13,8 @@ from IPython.core.error import UsageError
 # %% auto #0
 __all__ = ['NCU_SECTIONS', 'find_ncu', 'SANITIZER_TOOLS', 'SANITIZER_ENV', 'find_compute_sanitizer', 'child_program', 'run_child',
            'ChildError', 'child_traceback', 'find_tool', 'parse_ncu_raw', 'parse_ncu_advice', 'short_kernel',
-           'NcuResult', 'load_ncu_report', 'ncu_profile', 'parse_sanitizer_errors', 'SanitizerResult', 'sanitize',
-           'split_options', 'ProfileMagics']
+           'NcuResult', 'load_ncu_report', 'ncu_profile', 'profile_sweep', 'parse_sanitizer_errors', 'SanitizerResult',
+           'sanitize', 'split_options', 'ProfileMagics']
 
 # %% ../nbs/20b_profile.ipynb #q005
 _SIMPLE = (int, float, bool, str, bytes, type(None))
@@ -294,6 +294,16 @@ def ncu_profile(code: str, ns: dict | None = None, *, setup: str = '', kernel: s
     res.command, res.seconds, res.previous = ' '.join(shlex.quote(c) for c in cmd), secs, previous
     return res
 
+
+# %% ../nbs/20b_profile.ipynb #q010b
+def profile_sweep(cell: str, ns: dict | None, names, *, size_index: int = -1, profile=None, **ncu_kwargs) -> dict:
+    """Profile each of a `%%bench` cell's `fns[name]` under Nsight Compute at one of its `sizes` (default: the largest),
+    each in its own child process: the cell runs there as setup, so its `fns`, `sizes` and `make_args` exist, and only
+    the call is between the markers. Returns name -> `NcuResult`. `profile` replaces `ncu_profile` (tests)."""
+    profile = profile or ncu_profile
+    if isinstance(size_index, bool) or not isinstance(size_index, int): raise TypeError("size_index must be an int")
+    setup = f"{cell}\n_fnb_args = make_args(list(sizes)[{size_index}])"
+    return {n: profile(f"fns[{n!r}](*_fnb_args)", ns, setup=setup, **ncu_kwargs) for n in names}
 
 # %% ../nbs/20b_profile.ipynb #q012
 SANITIZER_TOOLS = ('memcheck', 'racecheck', 'initcheck', 'synccheck')

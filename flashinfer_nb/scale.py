@@ -122,7 +122,7 @@ def tune_scale(sizes=(1 << 16, 1 << 20, 1 << 24, 1 << 27), dtype=torch.bfloat16,
     def inputs(n):
         x = torch.randn(n, device='cuda', dtype=dtype)
         return dict(x=x, out=torch.empty_like(x))
-    return _tune.tune(SCALE_SPACE, gen_scale_variant, lambda m, x, out: m.scale(out, x, 0.5), inputs, shapes=list(sizes),
+    return _tune.tune(SCALE_SPACE, gen_scale_variant, lambda m, x, out: (m.scale(out, x, 0.5), out)[1], inputs, shapes=list(sizes),
                       reference=lambda x, out: scale_reference(x, 0.5), op='scale', dtype=dtype, default=SCALE_DEFAULT,
                       **kwargs)
 

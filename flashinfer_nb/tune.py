@@ -13,10 +13,10 @@ from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, wri
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
-__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'parse_space', 'config_key', 'config_flags', 'config_tag', 'SearchSpace',
-           'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry', 'reload_db',
-           'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner',
-           'tune']
+__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags', 'config_tag',
+           'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry',
+           'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
+           'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -239,6 +239,16 @@ def lookup(op: str, dtype, shape, *, gpu: str | None = None, default=None):
         hit = _lookup_memo[key] = None if entry is None else dict(entry['config'])
     return default if hit is None else dict(hit)
 
+def merge_db(src, dst) -> int:
+    "Copy every entry of database `src` into `dst` (e.g. a GPU run's file into the package's shipped one); returns the count."
+    n = 0
+    for gpu, ops in read_db(src).items():
+        for op, dts in ops.items():
+            for dt, buckets in dts.items():
+                for b, e in buckets.items():
+                    write_db_entry(dst, gpu, op, dt, b, e['config'], **{k: v for k, v in e.items() if k != 'config'}); n += 1
+    return n
+
 # %% ../nbs/15_tune.ipynb #t016
 def _first_line(e: BaseException | str) -> str:
     "The first non-empty line of an error (what the tables and the CSV show)."
@@ -261,7 +271,7 @@ class Trial:
     rounds: dict = field(default_factory=dict)    # case label -> the median of each timed round (µs)
     samples: dict = field(default_factory=dict)   # case label -> every timed call (µs)
     started: float | None = None
-    timed_out: bool = False
+    timed_out: float = 0.0    # the limit (s) it went past, 0: none
 
     @property
     def key(self) -> str: return config_key(self.config)
@@ -278,6 +288,7 @@ class Trial:
         return 100 * (q(0.9) - q(0.1)) / m
 
 FAILED = ('compile error', 'timeout', 'load error', 'mismatch', 'run error')
+FINAL = ('compile error', 'load error')   # not retried by a later run of the same Tuner (a timeout is, with its budget)
 
 # %% ../nbs/15_tune.ipynb #t017
 @dataclass
@@ -332,10 +343,11 @@ class _Live:
     def __init__(self, enabled: bool, title: str):
         self.enabled, self.title, self.last, self.handle, self.widget = enabled, title, 0.0, None, None
         self.kernel = enabled and _in_kernel()
-        self.tty = enabled and not self.kernel
+        self.tty = enabled and not self.kernel and sys.stderr.isatty()   # elsewhere (a log): a line every 10 s
+        self.every = 0.25 if self.kernel or self.tty else 10.0
 
     def update(self, result: 'TuneResult', phase: str, force: bool = False):
-        if not self.enabled or (not force and time.monotonic() - self.last < 0.25): return
+        if not self.enabled or (not force and time.monotonic() - self.last < self.every): return
         self.last = time.monotonic()
         if self.kernel:
             from IPython.display import display, HTML
@@ -353,9 +365,9 @@ class _Live:
             bad = sum(t.failed for t in ts)
             w = 24; fill = int(w * done / max(n, 1))
             best = result.best_line()
-            sys.stderr.write(f"\r{self.title}: [{'#' * fill}{'.' * (w - fill)}] {done}/{n} {phase}, {bad} excluded"
-                             f"{', best ' + best if best else ''}, {time.monotonic() - result.t0:.0f} s".ljust(110)[:160])
-            if force: sys.stderr.write('\n')
+            line = (f"{self.title}: [{'#' * fill}{'.' * (w - fill)}] {done}/{n} {phase}, {bad} excluded"
+                    f"{', best ' + best if best else ''}, {time.monotonic() - result.t0:.0f} s")
+            sys.stderr.write(f"\r{line.ljust(110)[:160]}{chr(10) if force else ''}" if self.tty else line + '\n')
             sys.stderr.flush()
 
 # %% ../nbs/15_tune.ipynb #t020
@@ -380,6 +392,12 @@ class TuneResult:
         label = self.cases[0].label if shape is None else str(shape)
         t = self.best.get(label)
         return None if t is None else dict(t.config)
+
+    def module(self, shape=None):
+        "The compiled module of the best configuration for `shape` (default: the first shape), or None."
+        label = self.cases[0].label if shape is None else str(shape)
+        t = self.best.get(label)
+        return None if t is None else t.module
 
     def best_line(self) -> str:
         if not self.best: return ''
@@ -421,6 +439,8 @@ class TuneResult:
             if d is not None and d.median_us(c.label): line += f" (default {d.median_us(c.label):.2f} µs, {d.median_us(c.label) / t.median_us(c.label):.2f}x)"
             parts.append(line)
         if self.interrupted: parts.append('  interrupted: the results so far are kept')
+        if nt := self.not_tried:
+            parts.append(f"  not tried: {'; '.join(t.key for t in nt[:8])}{f' (+{len(nt) - 8} more)' if len(nt) > 8 else ''}")
         parts += [f"  {n}" for n in self.notes]
         if self.csv_path: parts.append(f"  CSV: {self.csv_path}")
         if self.db_path: parts.append(f"  database: {self.db_path}")
@@ -445,6 +465,17 @@ def _default_timer(repeat_ms: float):
         from flashinfer_nb.testing import bench_gpu_time
         return bench_gpu_time(fn, (), kwargs, repeat_time_ms=repeat_ms, dry_run_time_ms=min(repeat_ms, 5.0))
     return timer
+
+AUTO_TIMEOUT = dict(factor=5.0, floor_s=30.0, after=3)   # compile_timeout_s='auto' (as Helion's adaptive timeout)
+
+def _timeout_limit(setting, trials) -> float | None:
+    "The compile timeout now: the number given; with 'auto', `factor` x the median of the builds finished so far "
+    "(compiled, not from the cache), at least `floor_s`, once `after` of them have finished; else none."
+    if setting != 'auto': return setting
+    done = sorted(t.compile_s for t in trials if t.status in ('compiled', 'ok', 'mismatch', 'run error')
+                  and not t.cached and t.compile_s)
+    if len(done) < AUTO_TIMEOUT['after']: return None
+    return max(AUTO_TIMEOUT['floor_s'], AUTO_TIMEOUT['factor'] * statistics.median(done))
 
 def _positive(name, v, kind=(int, float)):
     if v is not None and (isinstance(v, bool) or not isinstance(v, kind) or v <= 0):
@@ -474,6 +505,7 @@ class Tuner:
         self.build, self.op = build, op or 'tune'
         self.configs = self.space.configs()      # an empty or contradictory space fails here, before compiling
         self.trials: dict[str, Trial] = {}
+        self.result: TuneResult | None = None    # the last `tune` run's
 
     def trial(self, config: dict) -> Trial:
         k = config_key(config)
@@ -492,11 +524,12 @@ class Tuner:
             return 'module', obj
         finally: t.compile_s = time.monotonic() - t.started   # here: the main thread may be busy checking another
 
-    def _collect(self, t: Trial, fut, timeout_s):
+    def _collect(self, t: Trial, fut):
         try: kind, obj = fut.result()
         except BaseException as e:
-            t.status = 'timeout' if t.timed_out else 'compile error'
-            t.error = (f"still compiling after {timeout_s:g} s (compile_timeout_s), stopped" if t.timed_out else _first_line(e))
+            if not t.timed_out: t.status, t.error = 'compile error', _first_line(e); return
+        if t.timed_out:   # stopped, or (a build that cannot be stopped) finished past its limit: excluded either way
+            t.status, t.error = 'timeout', f"still compiling after {t.timed_out:.3g} s (compile_timeout_s), stopped"
             return
         if kind == 'library':
             try: obj = t.spec.load(obj)
@@ -509,10 +542,11 @@ class Tuner:
         """Build `configs` (default: the whole space) in a pool of `jobs` threads (default: the JIT's job count);
         a build running longer than `compile_timeout_s` is stopped; past `deadline` (time.monotonic) nothing new starts.
         `on_compiled(trial)` runs in this thread as each one finishes. Ctrl-C stops every build and returns."""
-        _positive('jobs', jobs, int); _positive('compile_timeout_s', compile_timeout_s)
+        _positive('jobs', jobs, int)
+        if compile_timeout_s != 'auto': _positive('compile_timeout_s', compile_timeout_s)
         trials = [self.trial(c) for c in (self.configs if configs is None else configs)]
-        todo = [t for t in trials if t.module is None and t.status not in FAILED]
-        for t in todo: t.status, t.timed_out, t.started = 'pending', False, None
+        todo = [t for t in trials if t.module is None and t.status not in FINAL]
+        for t in todo: t.status, t.timed_out, t.started = 'pending', 0.0, None
         result = result or TuneResult(self.op, trials, [])
         live = live or _Live(False, '')
         if not todo: return trials
@@ -528,18 +562,18 @@ class Tuner:
                 done, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
                 for f in done:
                     t = futs[f]
-                    self._collect(t, f, compile_timeout_s)
+                    self._collect(t, f)
                     if t.status == 'compiled' and on_compiled is not None: on_compiled(t)
-                now = time.monotonic()
+                now, limit = time.monotonic(), _timeout_limit(compile_timeout_s, trials)
                 for f in list(pending):
                     t = futs[f]
                     if t.started is not None and t.status == 'pending': t.status = 'compiling'
-                    if compile_timeout_s and t.started is not None and now - t.started > compile_timeout_s:
-                        t.timed_out = True
+                    if limit and t.started is not None and now - t.started > (t.timed_out or limit):
+                        t.timed_out = t.timed_out or limit
                         if t.spec is not None: terminate_builds(t.spec.build_dir)
-                        if now - t.started > compile_timeout_s + 15:   # a build that does not stop: leave it behind
+                        if now - t.started > t.timed_out + 15:   # a build that does not stop: leave it behind
                             pending.discard(f); t.status = 'timeout'
-                            t.error = f"still compiling after {compile_timeout_s:g} s (compile_timeout_s), abandoned"
+                            t.error = f"still compiling after {t.timed_out:.3g} s (compile_timeout_s), abandoned"
                 if deadline is not None and now > deadline and pending:
                     self._stop(pending, futs, 'not tried', 'time budget spent before it compiled')
                     result.notes.append(f"time budget spent during compilation: {len(pending)} configuration(s) not compiled")
@@ -567,6 +601,9 @@ class Tuner:
             try:
                 got = call(t.module, **_clone(c.inputs()))
                 if reference is None: continue
+                if got is None:
+                    raise TypeError("call returned None: it must return the output(s) to compare with the reference "
+                                    "(e.g. `lambda m, x, out: (m.op(out, x), out)[1]`)")
                 if c.label not in expected: expected[c.label] = reference(**_clone(c.inputs(), poison=False))
                 verdict = check_against_reference(got, expected[c.label], tolerance)
             except Exception as e:
@@ -615,7 +652,9 @@ class Tuner:
         dtype : optional
             The dtype recorded in the database (and read by ``warm_start=True``).
         max_configs, time_budget_s, compile_timeout_s : optional
-            Budgets: configurations tried, wall time of the whole run, seconds per compile.
+            Budgets: configurations tried, wall time of the whole run, seconds per compile (counted from the start
+            of the configuration's build, its wait for one of the JIT's compiler slots included); ``'auto'``: 5x the
+            median compile time of the first builds, at least 30 s (`AUTO_TIMEOUT`).
         warm_start : True, dict or list of dicts, optional
             Configurations tried first: given, or (True) the database's entries for these shapes.
         default : dict, optional
@@ -638,7 +677,8 @@ class Tuner:
         if not callable(call): raise TypeError(f"call must be a function (module, **inputs) -> output, got {type(call).__name__}")
         if reference is not None and not callable(reference): raise TypeError("reference must be a function (**inputs) -> expected output")
         _positive('max_configs', max_configs, int); _positive('time_budget_s', time_budget_s)
-        _positive('compile_timeout_s', compile_timeout_s); _positive('rounds', rounds, int); _positive('repeat_ms', repeat_ms)
+        if compile_timeout_s != 'auto': _positive('compile_timeout_s', compile_timeout_s)
+        _positive('rounds', rounds, int); _positive('repeat_ms', repeat_ms)
         if timer is not None and not callable(timer): raise TypeError("timer must be a function (fn, kwargs) -> times in ms")
         cases = make_cases(inputs, shapes)
         order = self._order(warm_start, default, dtype, cases)
@@ -646,9 +686,9 @@ class Tuner:
         deadline = None if time_budget_s is None else t0 + time_budget_s
         tried = order[:max_configs] if max_configs else order
         trials = [self.trial(c) for c in order]
-        for t in trials:
-            if t.status not in FAILED and t.module is None: t.status, t.error = 'pending', ''
-            elif t.module is not None: t.status, t.error = 'compiled', ''   # a rerun checks and times it again
+        for t in trials:   # a rerun checks and times the compiled ones again and retries timeouts; compile errors stay
+            if t.module is not None: t.status, t.error = 'compiled', ''
+            elif t.status not in FINAL: t.status, t.error = 'pending', ''
             t.rounds, t.samples = {}, {}
         res = TuneResult(self.op, trials, cases, t0=t0, default_key=None if default is None else config_key(
             {k: default[k] for k in self.space.params}))
@@ -674,6 +714,7 @@ class Tuner:
         res.elapsed_s = time.monotonic() - t0
         live.update(res, 'interrupted' if res.interrupted else 'done', force=True)
         self._persist(res, dtype, csv, db)
+        self.result = res
         return res
 
     def _time(self, res: TuneResult, call, timer, rounds, deadline, live):
@@ -725,8 +766,8 @@ class Tuner:
             if csv is None: ensure_private_dir(path.parent)
             from flashinfer_nb.testing import write_csv
             res.csv_path = write_csv(path, rows)
-        gpu = res.conditions.get('gpu_name')
-        gpu = gpu if gpu not in (None, '', 'unknown') else current_gpu()
+        gpu = current_gpu()     # torch's name, as `lookup` reads it (NVML's, in the conditions, is the fallback)
+        if gpu is None and res.conditions.get('gpu_name') not in (None, '', 'unknown'): gpu = res.conditions['gpu_name']
         if db is False or not res.best or gpu is None: return
         if dtype is None: res.notes.append('not recorded in the tuning database: give dtype='); return
         path = Path(db) if db is not None else user_db_path()

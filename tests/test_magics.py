@@ -339,6 +339,48 @@ def test_bench_magic_without_a_gpu_says_so_in_one_line(monkeypatch):
     assert 'ran' not in ip.user_ns
 
 
+def test_bench_magic_compare_and_roofline(monkeypatch):
+    "--compare A,B adds a verdict per size; --roofline places every point under both same-run ceilings; bad options are refused before any timing."
+    ip = shell(monkeypatch)
+    from flashinfer_nb import testing, benchstats
+    monkeypatch.setattr(magics, '_cuda_available', lambda: True)
+    recs = lambda fns, sizes, make_args, *, nbytes=None, flops=None, progress=True, **kw: [
+        dict(name=n, size=s, median_us=10.0 * s, p10_us=9.0 * s, p90_us=11.0 * s, tbps=nbytes(s) / (10e-6 * s) / 1e12,
+             tflops=flops(s) / (10e-6 * s) / 1e12 if flops else None, timer='fake') for n in fns for s in sizes]
+    monkeypatch.setattr(testing, 'bench_sweep', recs, raising=False)
+    monkeypatch.setattr(testing, 'plot_bench', lambda records, **k: '<sweep chart>', raising=False)
+    monkeypatch.setattr(testing, 'copy_bandwidth', lambda *a, **k: 4.0)
+    monkeypatch.setattr(benchstats, 'matmul_peak', lambda *a, **k: 800.0)
+    drawn = {}
+    monkeypatch.setattr(benchstats, 'plot_roofline', lambda pts, tbps, tflops, **k: drawn.update(pts=pts, tbps=tbps, tflops=tflops) or '<roofline>')
+    def fake_bench(fn, args, kwargs, **kw):    # `fast` is 20 % faster at every size
+        return [(0.8 if fn.__name__ == 'fast' else 1.0) * 0.01 * args[0] * (1 + 0.001 * (i % 3)) for i in range(20)]
+    real_compare = benchstats.compare
+    monkeypatch.setattr(benchstats, 'compare', lambda a, b, args, **kw: real_compare(a, b, args, bench_fn=fake_bench, **kw))
+    cell = ("#| cuda\ndef slow(n): pass\ndef fast(n): pass\nsizes = [1, 2]\nfns = {'slow': slow, 'fast': fast}\n"
+            "make_args = lambda n: (n,)\nnbytes = lambda n: 4e6 * n\nflops = lambda n: 1e6 * n\n")
+    with capture_output() as cap: ip.run_cell_magic('bench', '--compare slow,fast --rounds 6 --roofline -o recs', cell)
+    text = ''.join(o.data.get('text/plain', '') for o in cap.outputs)
+    assert 'fast vs slow: time ratio B/A per size' in text and text.count('FASTER') == 2, text
+    assert [r['verdict'] for r in ip.user_ns['recs']] == [None, None, 'FASTER', 'FASTER']
+    assert (drawn['tbps'], drawn['tflops']) == (4.0, 800.0) and sorted(drawn['pts']) == ['fast @ 1', 'fast @ 2', 'slow @ 1', 'slow @ 2']
+    assert all(p['bound'] == 'memory' for p in drawn['pts'].values()) and '<roofline>' in text
+    from flashinfer_nb import profile
+    ran = []
+    monkeypatch.setattr(profile, 'ncu_profile', lambda code, ns, setup='', **k: ran.append((code, setup.splitlines()[-1])) or f'<ncu {code}>')
+    with capture_output() as cap: ip.run_cell_magic('bench', '--profile --no-ceiling', cell)
+    assert ran == [("fns['slow'](*_fnb_args)", '_fnb_args = make_args(list(sizes)[-1])'), ("fns['fast'](*_fnb_args)", '_fnb_args = make_args(list(sizes)[-1])')]
+    shown = ''.join(o.data.get('text/plain', '') + o.data.get('text/markdown', '') for o in cap.outputs)
+    assert "Nsight Compute: `fast` at size 2" in shown and "<ncu fns['fast'](*_fnb_args)>" in shown, shown
+    from IPython.core.error import UsageError
+    with pytest.raises(UsageError, match='must be a dict'): ip.run_cell_magic('bench', '--profile', cell.replace("fns = {'slow': slow, 'fast': fast}", 'fns = slow'))
+    for bad, msg in [('--compare slow,nope', "two different names of the cell's fns"), ('--compare slow,slow', 'two different'),
+                     ('--compare slow', 'two different')]:
+        with pytest.raises(UsageError, match=msg): ip.run_cell_magic('bench', bad, cell)
+    with pytest.raises(UsageError, match='needs the cell to define both nbytes and flops'):
+        ip.run_cell_magic('bench', '--roofline', cell.replace("flops = lambda n: 1e6 * n\n", ''))
+
+
 TUNED = """#include <cstdint>
 #include <cuda_runtime.h>
 #ifndef BLOCK
@@ -373,7 +415,16 @@ def test_tune_compiles_every_configuration(monkeypatch):
     assert callable(getattr(st['BLOCK=128'].module, 'axpy'))
     text = ''.join(o.data.get('text/plain', '') for o in cap.outputs)
     assert 'compile error' in text and 'BLOCK=256' in text and '3 configuration(s)' in text
-    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier')]:
+    # NAME.tune reuses the compiled modules (no second build); a fake timer stands in for the GPU here
+    import torch
+    builds = []
+    monkeypatch.setattr(type(tuner), '_build_one', lambda self, t: builds.append(t) or pytest.fail('rebuilt'))
+    res = tuner.tune(lambda m, x: (getattr(m, 'axpy'), x * 2)[1], dict(x=torch.ones(8)), reference=lambda x: x * 2,
+                     timer=lambda fn, kw: [float(fn.args[0] is st['BLOCK=256'].module) + 1e-3], csv=False, db=False,
+                     progress=False)
+    assert not builds and res.best_config() == {'BLOCK': 128} and [t.status for t in res.trials] == ['ok', 'ok', 'compile error']
+    for line, msg in [('t --tune "BLOCK="', 'no values'), ('t --tune ""', 'space is empty'), ('t --tune "1B=2"', 'C identifier'),
+                      ('t --tune "B=1" --save csrc/x.cu', '--save do'), ('t --tune "B=1" --no-spills', '--no-spills')]:
         with pytest.raises(UsageError, match=msg): ip.run_cell_magic('cuda_kernel', line, TUNED)
 
 

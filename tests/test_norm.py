@@ -235,7 +235,11 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
         names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
         if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
         else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
-    assert sum(s.suffix == '.cu' for s in spec.sources) == 6
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 12
+    from flashinfer_nb.norm import _norm_kernel_texts, NORM_KERNEL_DIR
+    # the committed kernel TUs are what write_norm_kernel_units writes today (rerun it after changing the launcher)
+    assert sorted(p.name for p in NORM_KERNEL_DIR.glob('*.cu')) == sorted(_norm_kernel_texts())
+    assert all((NORM_KERNEL_DIR/n).read_text() == t for n, t in _norm_kernel_texts().items())
     lib = spec.build()
     mod = spec.load(lib)
     with pytest.raises(ValueError, match='CUDA'):

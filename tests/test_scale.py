@@ -183,3 +183,19 @@ def test_scale_variant_compiles(tmp_path, monkeypatch):
     assert spec.name == 'scale_UNROLL8_THREADS128' and '-DFLASHINFER_NB_SCALE_UNROLL=8' in spec.extra_cuda_cflags
     lib = spec.build()
     assert 'ScaleKernel' in lib.with_suffix('.log').read_text()
+
+
+@pytest.mark.cuda
+def test_scale_runs_a_tuned_variant_on_the_gpu(tmp_path, monkeypatch):
+    import importlib
+    S, T = importlib.import_module('flashinfer_nb.scale'), importlib.import_module('flashinfer_nb.tune')
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(tmp_path/'db.json'))
+    T.reload_db()
+    T.write_db_entry(tmp_path/'db.json', T.current_gpu(), 'scale', 'float16', 1 << 20, {'UNROLL': 2, 'THREADS': 512})
+    for n in (1 << 20, (1 << 20) - 3, 700_001):     # in the bucket (vector path, then a scalar tail), and one not in it
+        x = torch.randn(n + 1, device='cuda', dtype=torch.float16)[1:]   # unaligned too: the head is scalar
+        mod = S.scale_module_for(x)
+        assert (mod is S.get_scale_module()) == (n == 700_001), n
+        out = torch.full_like(x, float('nan'))
+        assert torch.equal(S.scale(x, 0.5, out=out), S.scale_reference(x, 0.5)), n
+    T.reload_db()

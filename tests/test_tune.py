@@ -84,6 +84,7 @@ def test_budgets_and_interrupt(tmp_path):
     r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, fake_build, fake_call, inputs_for(64), max_configs=2,
              timer=make_timer(), **common)
     assert [t.status for t in r.trials].count('not tried') == 4 and 'max_configs=2' in r.summary()
+    assert 'not tried: BLOCK=128 VEC=4; BLOCK=256 VEC=1; BLOCK=256 VEC=2; BLOCK=256 VEC=4' in r.summary()
     def slow_build(c): time.sleep(0.4); return Fake(c)
     t0 = time.monotonic()
     r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, slow_build, fake_call, inputs_for(64), jobs=1, time_budget_s=1.0,
@@ -146,6 +147,71 @@ def test_database_lookup_override_fallback_and_warm_start(tmp_path, monkeypatch)
     assert entry['median_us'] == 128.1 and entry['shape'] == '4096'
     T.reload_db()
 
+def test_threads_write_shared_files_without_collisions(tmp_path):
+    # the tuner builds in threads of one process; the JIT's shared files (toolchain memo, job-slot script) are written
+    # by whichever build comes first: one temporary name per process made os.replace fail with FileNotFoundError
+    import threading
+    from flashinfer_nb.jit.core import write_if_different
+    errs = []
+    def w(i):
+        try:
+            for k in range(200): write_if_different(tmp_path/'f.json', f"{i} {k}")
+        except Exception as e: errs.append(e)
+    ts = [threading.Thread(target=w, args=(i,)) for i in range(8)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert not errs and not list(tmp_path.glob('.*.tmp'))
+
+def test_merge_module_and_progress_lines(tmp_path, monkeypatch):
+    import contextlib, io
+    monkeypatch.setattr(T, '_in_kernel', lambda: False)   # a terminal or a log, not a notebook (nbval runs a kernel)
+    a, b = tmp_path/'a.json', tmp_path/'b.json'
+    write_db_entry(a, 'GPU A', 'op', 'float16', 4096, {'BLOCK': 256}, median_us=3.0)
+    write_db_entry(b, 'GPU B', 'op', 'float16', 4096, {'BLOCK': 128})
+    assert T.merge_db(a, b) == 1 and set(T.read_db(b)) == {'GPU A', 'GPU B'}
+    assert T.read_db(b)['GPU A']['op']['float16']['4096'] == {'config': {'BLOCK': 256}, 'median_us': 3.0}
+    tu = Tuner({'BLOCK': [128, 256], 'VEC': [1]}, fake_build)
+    with contextlib.redirect_stderr(io.StringIO()) as f:   # not a terminal: plain lines on stderr, no carriage returns
+        r = tu.tune(fake_call, inputs_for(64), reference=lambda x, out: x * 2, timer=make_timer(), csv=False, db=False,
+                    progress=True)
+    assert tu.result is r and r.module().c == {'BLOCK': 128, 'VEC': 1}
+    err = f.getvalue()
+    assert 'tuning tune:' in err and '\r' not in err and 'done' in err
+
+def test_interrupt_during_compilation_stops_and_keeps_results():
+    # Ctrl-C reaches the main thread, which waits on the builds and checks the finished ones: here the first check
+    # raises it. The builds still queued are not started, the run returns with what it has.
+    started = []
+    def slow_build(c): started.append(c); time.sleep(0.3); return Fake(c)
+    def call(m, x, out):
+        if m.c == {'BLOCK': 128, 'VEC': 2}: raise KeyboardInterrupt
+        return fake_call(m, x, out)
+    t0 = time.monotonic()
+    r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, slow_build, call, inputs_for(64), reference=lambda x, out: x * 2,
+             jobs=1, timer=make_timer(), csv=False, db=False, progress=False)
+    assert r.interrupted and time.monotonic() - t0 < 3 and len(started) < 6
+    st = [t.status for t in r.trials]
+    assert st[0] == 'ok' and st.count('interrupted') >= 3 and 'interrupted' in r.summary()
+    assert r.best_config() is None    # nothing was timed: an interrupt skips the timing
+
+def test_auto_compile_timeout(monkeypatch):
+    # 'auto': once `after` builds have finished, a build running past factor x their median (at least floor_s) is out
+    monkeypatch.setattr(T, 'AUTO_TIMEOUT', dict(factor=2.0, floor_s=0.3, after=3))
+    def build(c):
+        time.sleep(1.5 if c['BLOCK'] == 512 else 0.05)
+        return Fake(c)
+    tu = Tuner({'BLOCK': [64, 128, 256, 512]}, build)
+    trials = tu.compile(jobs=1, compile_timeout_s='auto')
+    assert [t.status for t in trials] == ['compiled'] * 3 + ['timeout'] and 'after 0.3 s' in trials[3].error
+    assert T._timeout_limit('auto', trials[:2]) is None and T._timeout_limit(7, []) == 7
+    with pytest.raises(ValueError, match='compile_timeout_s must be'): tu.compile(compile_timeout_s='soon')
+
+def test_call_returning_none_is_reported():
+    # a launcher writes into `out` and returns nothing: with a reference, `call` must return what to compare
+    r = tune({'BLOCK': [128]}, lambda c: Fake(c), lambda m, x, out: None, inputs_for(8), reference=lambda x, out: x * 2,
+             timer=make_timer(), csv=False, db=False, progress=False)
+    assert r.trials[0].status == 'run error' and 'call returned None' in r.trials[0].error and not r.best
+
 
 needs_nvcc = pytest.mark.skipif(shutil.which('nvcc') is None and not os.environ.get('CUDA_HOME'), reason='nvcc not found')
 
@@ -194,3 +260,5 @@ def test_compile_timeout_stops_the_build(tmp_path, monkeypatch):
     trials = tu.compile(jobs=2, compile_timeout_s=2)
     assert time.monotonic() - t0 < 20
     assert [t.status for t in trials] == ['timeout', 'timeout'] and 'compile_timeout_s' in trials[0].error, [(t.status, t.error) for t in trials]
+    monkeypatch.delenv('FLASHINFER_NB_NVCC')     # the same Tuner retries a timeout (not a compile error)
+    assert [t.status for t in tu.compile(jobs=2)] == ['compiled', 'compiled']

@@ -15,14 +15,14 @@ n, rounds = 60, 3
 print(torch.cuda.get_device_name(), '| median us (CUDA events, L2 flushed), median of', rounds, 'interleaved rounds')
 empty = lambda: torch.cuda._sleep(0)
 for dt in (torch.bfloat16,):
-    for h in (2048, 4096, 8192):
+    for h in (2048, 4096, 8192, 16384):
         w = torch.randn(h, device='cuda', dtype=dt)
         for rows in (1, 32, 256):
             x = torch.randn(rows, h, device='cuda', dtype=dt); o = torch.empty_like(x); r = torch.randn_like(x)
             fns = {'empty': empty, 'copy': lambda: o.copy_(x), 'fi': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
-            for v in (0, 1, 2, 4, 8): fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v))
+            for v in (0, 1, 2, 4, 8, 101, 102, 104): fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v))
             fns['fi_fused'] = lambda: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)
-            for v in (0, 1, 2, 4): fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v))
+            for v in (0, 1, 2, 4, 101, 102, 104): fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v))
             for f in fns.values(): f()
             torch.cuda.synchronize()
             per = {k: [] for k in fns}

@@ -36,7 +36,10 @@ def write_if_different(path: Path | str, content: str) -> bool:
         if path.read_text() == content: return False
     except (FileNotFoundError, UnicodeDecodeError): pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # the thread too: two threads of one process (the autotuner's parallel builds) write shared files (the toolchain
+    # memo, the job-slot script) at once, and one's os.replace would take the other's temporary file away
+    import threading
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(content)
     os.replace(tmp, path)
     return True
@@ -572,7 +575,9 @@ class JitSpec:
 
     def ldflags(self) -> list[str]:
         libdir = _tvm_ffi_paths()[1]
-        return ['-shared', f'-L{libdir}', '-ltvm_ffi', f'-Xlinker=-rpath,{libdir}',
+        # --no-undefined: a symbol no object defines (a kernel instantiation that no TU compiled, a missing library)
+        # fails the build here, naming it, rather than loading and failing at the first call
+        return ['-shared', '-Xlinker=--no-undefined', f'-L{libdir}', '-ltvm_ffi', f'-Xlinker=-rpath,{libdir}',
                 *_split_flags('extra_ldflags'), *self.extra_ldflags]
 
     # ---- the content key ----
@@ -680,6 +685,9 @@ class JitSpec:
         log_path = self.build_dir/'build.log'
         env = {**os.environ, 'NINJA_STATUS': '[%f/%t] ', 'FLASHINFER_NB_JOB_SLOTS': str(jobs),  # in the environment, not the commands:
                'FLASHINFER_NB_JOB_SLOT_DIR': str(cache_root()/'jobslots')}  # a new -j must not recompile
+        # sccache's preprocessor cache mode (C++ sources) stops with a fatal error on a corrupt store entry instead of
+        # compiling again; without it a bad entry is a miss. A server sccache starts for this build inherits this.
+        if Path(effective_launcher() or 'x').name.startswith('sccache'): env.setdefault('SCCACHE_DIRECT', 'false')
         # ninja and its compilers inherit the build lock: if this process is killed they keep the directory
         # locked until they exit, so two ninjas never write the same outputs.
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,

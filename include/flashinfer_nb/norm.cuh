@@ -26,7 +26,8 @@ constexpr int kPrefetchBlocks = 32;  // blocks that prefetch the weight into L2 
 constexpr int kMaxBlock = 512;     // block-mode threads per row: 128 registers per thread stay available
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused>
+// kEarly: load the weight with the row, before the reduction (registers held across it; no L2 prefetch).
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, bool kEarly = false>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
@@ -48,7 +49,8 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   // there. Prefetching from every block cost 45% at 8192 x 4096: as many L2 requests as row loads.
   V xv[kVPT];
   V rv[kFused ? kVPT : 1];
-  if (blockIdx.x < kPrefetchBlocks) {
+  V wv[kEarly ? kVPT : 1];
+  if (!kEarly && blockIdx.x < kPrefetchBlocks) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
@@ -61,6 +63,13 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
     if (live && i < nvec) {
       xv[k] = in[i];
       if constexpr (kFused) rv[k] = res[i];
+    }
+  }
+  if constexpr (kEarly) {
+#pragma unroll
+    for (int k = 0; k < kVPT; ++k) {
+      const int i = lane + k * group;
+      if (live && i < nvec) wv[k] = w[i];
     }
   }
 
@@ -108,18 +117,18 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
     if (i < nvec) {
-      const V wv = w[i];
+      const V wk = kEarly ? wv[kEarly ? k : 0] : w[i];
       V o;
-      convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wv.data[j]) + p.weight_bias); });
+      convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wk.data[j]) + p.weight_bias); });
       out[i] = o;
     }
   }
 }
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, bool kEarly = false>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;
-  RMSNormKernel<T, kVec, kVPT, kGroup, kFused>
+  RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kEarly>
       <<<static_cast<unsigned>(grid), kGroup > 0 ? kPackedBlock : block, 0, stream>>>(p);
   return cudaGetLastError();
 }
@@ -127,10 +136,21 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
 // G = 32k <= 512 threads with kVPT vectors each: 4 by default (NOTES.md has the measurements), more only
 // when G would pass 512. kVPT * kVec stays <= 64 floats of row data per thread. vpt_hint (tuning
-// only) forces kVPT in block mode. Returns cudaErrorInvalidValue when d is too long for registers.
+// only) forces kVPT in block mode; 100 + v forces the early-weight kernel with kVPT = v (100: auto kVPT).
+// Returns cudaErrorInvalidValue when d is too long for registers.
+//
+// Decode batches (rows <= 2 x the SM count: one or two blocks per SM, the grid never refills) are
+// latency-bound, not bandwidth-bound: what counts is the serial chain of one block (loads in flight ->
+// reduction -> weight -> stores). There the fewest vectors per thread (the most threads per row, up to
+// 512) wins, and for rows of 8 KB and more the weight is loaded with the row instead of after the
+// reduction (one L2 round trip less; the fused kernel only while it holds <= 2 vectors of each operand or
+// runs on at most half the SMs: at 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
+// 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24).
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   const int nvec = p.d / kVec;
+  const bool early_hint = vpt_hint >= 100;  // tuning: 100 + vpt forces the early-weight block kernel
+  if (early_hint) vpt_hint -= 100;
   if (vpt_hint == 0) {
     if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
     if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
@@ -141,16 +161,27 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
     if (nvec <= 64) return launch<T, kVec, 2, 32, kFused>(p, 0, stream);
     if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
   }
-  int vpt = vpt_hint > 0 ? vpt_hint : 4;
+  bool decode = false;
+  int sms = 0;
+  if (vpt_hint == 0) {
+    decode = get_sm_count(&sms) == cudaSuccess && p.rows <= 2 * static_cast<int64_t>(sms);
+  }
+  int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
+  const bool early = early_hint || (decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 &&
+                                     (!kFused || vpt <= 2 || 2 * p.rows <= sms));
   switch (vpt) {
-    case 1: return launch<T, kVec, 1, 0, kFused>(p, block, stream);
-    case 2: return launch<T, kVec, 2, 0, kFused>(p, block, stream);
-    case 4: return launch<T, kVec, 4, 0, kFused>(p, block, stream);
-    case 8: return launch<T, kVec, 8, 0, kFused>(p, block, stream);
-    case 16: if constexpr (kVec <= 4) return launch<T, kVec, 16, 0, kFused>(p, block, stream); break;
+    case 1: return early ? launch<T, kVec, 1, 0, kFused, true>(p, block, stream) : launch<T, kVec, 1, 0, kFused>(p, block, stream);
+    case 2: return early ? launch<T, kVec, 2, 0, kFused, true>(p, block, stream) : launch<T, kVec, 2, 0, kFused>(p, block, stream);
+    case 4: return early ? launch<T, kVec, 4, 0, kFused, true>(p, block, stream) : launch<T, kVec, 4, 0, kFused>(p, block, stream);
+    case 8: return early ? launch<T, kVec, 8, 0, kFused, true>(p, block, stream) : launch<T, kVec, 8, 0, kFused>(p, block, stream);
+    case 16:  // early weight here only for the fused kernel: 1.25 -> 1.75x FlashInfer at 1 x 14338, while
+              // rmsnorm lost 3-9% with it (H200, benchmarks/results/NVIDIA_H200_issue19_vs_flashinfer_decode.txt)
+      if constexpr (kVec <= 4)
+        return early && kFused ? launch<T, kVec, 16, 0, kFused, true>(p, block, stream) : launch<T, kVec, 16, 0, kFused>(p, block, stream);
+      break;
     case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
   }
   return cudaErrorInvalidValue;
