@@ -19,7 +19,7 @@ OPS = {
 }
 
 def import_ops() -> None:
-    "Import every op's module: each registers its AOT modules and benchmark routines as it loads."
+    "Import every op's module: each registers its benchmark routines and trace templates as it loads (AOT modules are registered by `flashinfer_nb.op_jit`, which needs no torch)."
     import importlib
     for mod in dict.fromkeys(OPS.values()): importlib.import_module(mod)
 

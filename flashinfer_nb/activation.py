@@ -12,47 +12,12 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
 from .aot import register_aot
+from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mul_module   # the JIT generator, below
 
 # %% auto #0
-__all__ = ['ACTIVATIONS', 'ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace',
-           'gen_act_and_mul_module', 'get_act_and_mul_module', 'silu_and_mul_reference', 'gelu_and_mul_reference',
-           'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul',
+__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'silu_and_mul_reference',
+           'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul',
            'decode_step_bench_cases']
-
-# %% ../nbs/12_activation.ipynb #9c32d1a1
-ACTIVATIONS: dict[str, str] = {
-    'silu': 'return x / (1.0f + __expf(-x));',
-    'gelu': 'return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));',
-    'gelu_tanh': ('const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);\n'
-                  'return x / (1.0f + __expf(-2.0f * u));'),
-}
-
-def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:
-    import jinja2  # only when a module is generated: keeps `import flashinfer_nb` cheap
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env.from_string((CSRC_DIR/template).read_text()).render(act_name=act_name, act_func_body=act_func_body)
-
-def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None) -> JitSpec:
-    """JIT spec of `<act_name>_and_mul`. `act_func_body` is the CUDA body of `float apply(float x)`
-    (default: the built-in activation of that name); the rendered source goes to the cache's `generated/`."""
-    if not re.fullmatch(r'[a-z_][a-z0-9_]*', act_name): raise ValueError(f"activation name {act_name!r} must be a lower-case C identifier")
-    if act_func_body is None:
-        if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
-        act_func_body = ACTIVATIONS[act_name]
-    spec = gen_jit_spec(f'{act_name}_and_mul', [], supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
-    # two TUs built side by side: the kernels (nvcc, no TVM-FFI header) and the checks + export (host C++, c++)
-    spec.sources = [generated_source(spec, f'{act_name}_and_mul_kernels.cu',
-                                     _render(act_name, act_func_body, 'act_and_mul_kernels.jinja')),
-                    generated_source(spec, f'{act_name}_and_mul.cpp', _render(act_name, act_func_body))]
-    return spec
-
-@functools.cache
-def get_act_and_mul_module(act_name: str):
-    "The loaded module of a built-in activation (built on first use, then served from the cache)."
-    return gen_act_and_mul_module(act_name).build_and_load()
-
-for _act in ACTIVATIONS:  # one pre-built module per built-in activation
-    register_aot(f'{_act}_and_mul', functools.partial(gen_act_and_mul_module, _act))
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)

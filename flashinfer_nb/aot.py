@@ -46,7 +46,7 @@ def target_archs(arch_list: str | None):
 def registered_specs(names: list[str] | None = None, arch_list: str | None = None,
                      skipped: list | None = None) -> list[JitSpec]:
     "The `JitSpec`s of every registered op (or of `names`) for `arch_list`; ops supporting none of the archs go to `skipped`."
-    import flashinfer_nb; flashinfer_nb.import_ops()   # every op's module, and each registers its modules
+    import flashinfer_nb.op_jit   # noqa: F401 -- every op's JIT generator (09a_op_jit) registers its modules; no torch
     if unknown := sorted(set(names or []) - set(AOT_REGISTRY)):
         raise ValueError(f"no AOT registration for {unknown}; registered: {sorted(AOT_REGISTRY)}")
     specs: dict[str, JitSpec] = {}

@@ -261,12 +261,13 @@ def stage_site(src_dir: Path | str, execute: bool = True, gpu: bool = False, job
     jobs = jobs or os.cpu_count() or 1
     if not execute: reports = [stage_notebook(n, src_dir/n.name, execute=False) for n in nbs]
     else:
-        env = builder_env(workspace or src_dir.parent/'_workspace')
+        ws = Path(workspace or src_dir.parent/'_workspace')
         cache = Path(cache or src_dir.parent/'_executed')
         with ThreadPoolExecutor(jobs) as ex:
-            # biggest first: they tend to run longest, and a long one started last would run alone
+            # biggest first: they tend to run longest, and a long one started last would run alone. Each page its
+            # own workspace: what it shows of the JIT cache is what it built, whatever ran before it
             order = sorted(nbs, key=lambda n: -n.stat().st_size)
-            reports = list(ex.map(lambda n: stage_cached(n, src_dir/n.name, gpu, cache, env=env), order))
+            reports = list(ex.map(lambda n: stage_cached(n, src_dir/n.name, gpu, cache, env=builder_env(ws/n.stem)), order))
     home = nbformat.read(src_dir/'index.ipynb', as_version=4)
     home.cells.append(nbformat.v4.new_markdown_cell(_toc([n.stem for n in nbs if n.stem != 'index'])))
     nbformat.write(home, src_dir/'index.ipynb')

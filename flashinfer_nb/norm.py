@@ -12,67 +12,15 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
+from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, write_norm_kernel_units,   # the JIT
+                                  gen_norm_module, get_norm_module)                                                # generator, below
 
 # %% auto #0
-__all__ = ['NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace',
-           'fused_add_rmsnorm_trace', 'gemma_fused_add_rmsnorm_trace', 'write_norm_kernel_units', 'gen_norm_module',
-           'get_norm_module', 'rmsnorm_reference', 'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference',
-           'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
-           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
+__all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
+           'gemma_fused_add_rmsnorm_trace', 'rmsnorm_reference', 'gemma_rmsnorm_reference',
+           'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm',
+           'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
            'call_boundary_bench_cases']
-
-# %% ../nbs/11_norm.ipynb #05fafaab
-# (dtype tag, C type, vector widths in elements: 16 bytes down to one element)
-NORM_KERNEL_TYPES = {'f16': ('half', (8, 4, 2, 1)), 'bf16': ('nv_bfloat16', (8, 4, 2, 1)), 'f32': ('float', (4, 2, 1))}
-
-def _norm_kernel_units(c_type: str, vecs: tuple, fused: bool) -> dict[str, str]:
-    """Sources of the two kernel TUs of one (dtype, op): `wide` instantiates the launcher and the kernels of the wider
-    half of the vector widths (16 and 8 bytes: the common case) and names the narrower ones' `dispatch` as `extern
-    template`; `narrow` instantiates those. Two TUs per (dtype, op) halve the longest compile without paying each TU's fixed cost (the CUDA
-    headers through cudafe++ and the host compiler, ~0.7 s) twenty-two times."""
-    f, split = str(fused).lower(), (len(vecs) + 1) // 2
-    head = "// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).\n" \
-           "#include <flashinfer_nb/norm.cuh>\n\n"
-    disp = lambda v: (f"cudaError_t flashinfer_nb::norm_detail::dispatch<{c_type}, {v}, {f}>"
-                      "(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);\n")
-    return {'wide': head + ''.join(f"extern template {disp(v)}" for v in vecs[split:]) +
-                    f"template cudaError_t flashinfer_nb::RMSNormLauncher<{c_type}, {f}>(\n"
-                    "    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);\n",
-            'narrow': head + ''.join(f"template {disp(v)}" for v in vecs[split:])}
-
-NORM_KERNEL_DIR = CSRC_DIR/'norm_kernels'
-
-def _norm_kernel_texts() -> dict[str, str]:
-    "File name -> source of every norm kernel TU."
-    return {f"norm_{t}_{'fused' if fused else 'plain'}_{part}.cu": text
-            for t, (c, vecs) in NORM_KERNEL_TYPES.items() for fused in (False, True)
-            for part, text in _norm_kernel_units(c, vecs, fused).items()}
-
-def write_norm_kernel_units(dest=None) -> list:
-    """(Re)write `csrc/norm_kernels/`: run it when norm.cuh's launcher or vector widths change (a test checks they
-    match). They are files in the source tree, not generated into the cache, so their paths are the same on every
-    machine: a shared compiler cache (sccache) serves them to a second workspace."""
-    from pathlib import Path
-    dest = Path(dest or NORM_KERNEL_DIR); dest.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in _norm_kernel_texts().items():
-        write_if_different(dest/name, text); out.append(dest/name)
-    return out
-
-def gen_norm_module(context=None) -> JitSpec:
-    """The JIT spec of the norm module (RMSNorm and fused add + RMSNorm, fp16/bf16/fp32, sm_75 and up).
-    Fourteen TUs that build side by side: twelve kernel TUs, two per (dtype, op) (`csrc/norm_kernels/`, a few lines
-    each), and the host-only launcher and export (`csrc/norm.cpp`, `csrc/norm_jit_binding.cpp`, compiled by c++)."""
-    return gen_jit_spec('norm', [*(NORM_KERNEL_DIR/n for n in _norm_kernel_texts()), CSRC_DIR/'norm.cpp',
-                                 CSRC_DIR/'norm_jit_binding.cpp'],
-                        supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
-
-@functools.cache
-def get_norm_module():
-    "The loaded norm module (built on first use, then served from the cache)."
-    return gen_norm_module().build_and_load()
-
-register_aot('norm', gen_norm_module)  # one module serves every dtype and hidden size
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)

@@ -163,15 +163,20 @@ NOTEBOOK = [
              'from flashinfer_nb.api_logging import flashinfer_api\n'
              'from flashinfer_nb.trace import TraceTemplate, Var, Tensor\n'
              'from flashinfer_nb.aot import register_aot\n'
-             'from flashinfer_nb.bench import bench_routine, BenchCase, LOG2_SIZES'),
+             'from flashinfer_nb.bench import bench_routine, BenchCase, LOG2_SIZES\n'
+             'from flashinfer_nb.op_jit import gen_${name}_module, get_${name}_module   # the JIT generator, below (exported there)'),
     ('code', 'from flashinfer_nb.utils import show_source'),
     ('md', '## The kernel\n\nState the floor first: bytes moved (and FLOPs) per element, and what that means at the '
            'copy rate of the GPU you measure on.'),
     ('code', "show_source(INCLUDE_DIR/'flashinfer_nb'/'${name}.cuh')"),
     ('code', "show_source(CSRC_DIR/'${name}.cu')"),
     ('code', "show_source(CSRC_DIR/'${name}_jit_binding.cu')"),
-    ('md', '## JIT generator'),
-    ('code', '#| export\ndef gen_${name}_module() -> JitSpec:\n'
+    ('md', '## JIT generator\n\nThis cell is exported to `flashinfer_nb.op_jit` (`#| export op_jit`), with every op\'s '
+           'generator: the AOT registry (`python -m flashinfer_nb list-modules`, `aot`) reads it without importing torch. '
+           'The API above imports it from there.'),
+    ('code', '#| export op_jit\nimport functools\nfrom flashinfer_nb.jit.env import CSRC_DIR\n'
+             'from flashinfer_nb.jit.core import JitSpec, gen_jit_spec\nfrom flashinfer_nb.aot import register_aot\n\n'
+             'def gen_${name}_module() -> JitSpec:\n'
              '    "The JIT spec of the ${name} module."\n'
              "    return gen_jit_spec('${name}', [CSRC_DIR/'${name}.cu', CSRC_DIR/'${name}_jit_binding.cu'],\n"
              '                        supported_major_versions=[7, 8, 9, 10, 11, 12])\n\n'

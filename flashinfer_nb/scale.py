@@ -12,23 +12,11 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Tensor, Scalar
 from .aot import register_aot
+from .op_jit import gen_scale_module, get_scale_module   # the JIT generator, below
 
 # %% auto #0
-__all__ = ['scale_trace', 'SCALE_DTYPES', 'SCALE_SPACE', 'SCALE_DEFAULT', 'gen_scale_module', 'get_scale_module',
-           'scale_reference', 'scale', 'gen_scale_variant', 'scale_module_for', 'tune_scale', 'scale_bench_cases']
-
-# %% ../nbs/10_scale.ipynb #c011
-def gen_scale_module() -> JitSpec:
-    "The JIT spec of the scale module (every arch from sm_75 up: the kernel uses no arch-specific feature)."
-    return gen_jit_spec('scale', [CSRC_DIR/'scale_kernels.cu', CSRC_DIR/'scale.cpp'],
-                        supported_major_versions=[7, 8, 9, 10, 11, 12])
-
-@functools.cache
-def get_scale_module():
-    "The loaded scale module (built on first use, then served from the cache)."
-    return gen_scale_module().build_and_load()
-
-register_aot('scale', gen_scale_module)  # built by `python -m flashinfer_nb aot` (09_aot)
+__all__ = ['scale_trace', 'SCALE_DTYPES', 'SCALE_SPACE', 'SCALE_DEFAULT', 'scale_reference', 'scale', 'gen_scale_variant',
+           'scale_module_for', 'tune_scale', 'scale_bench_cases']
 
 # %% ../nbs/10_scale.ipynb #000e3e44
 def scale_reference(x: torch.Tensor, factor: float) -> torch.Tensor:

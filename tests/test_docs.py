@@ -202,6 +202,13 @@ def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
     with pytest.raises(NotebookError, match='code cell 1'): record_gpu([path], execute=failing)
     assert path.read_text() == before
 
+def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
+    from flashinfer_nb.docs import execute_cells
+    path = _nb(tmp_path/'e.ipynb', 'import os\nx = 20', 'print(x + 1, os.getcwd())', 'x / 0', 'print("never")')
+    outs = execute_cells(path, {0, 1})
+    assert set(outs) == {0, 1} and outs[0] == [] and ''.join(outs[1][0]['text']) == f"21 {tmp_path.resolve()}\n", outs
+    with pytest.raises(NotebookError, match=r'e.ipynb, code cell 2: ZeroDivisionError'): execute_cells(path, {0, 2, 3})
+
 def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
     from flashinfer_nb import magics
     monkeypatch.setattr(magics, '_cuda_available', lambda: False)

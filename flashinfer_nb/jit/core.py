@@ -345,8 +345,33 @@ active_builds: list[BuildStatus] = []
 
 # %% ../../nbs/02_jit_core.ipynb #c023
 @functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
+# The `tvm_ffi` package's `__init__` imports torch (seconds). A cache key needs only TVM-FFI's folder, version,
+# headers and library: those come from its stdlib-only files, read on their own — never from `sys.modules`, where
+# another thread may be importing the package that moment (a partly initialised module has no `__version__` yet).
+@functools.cache
+def _tvm_ffi_dir() -> Path:
+    "The `tvm_ffi` package's folder, found without importing it."
+    import importlib.util
+    spec = importlib.util.find_spec('tvm_ffi')
+    if spec is None or not spec.submodule_search_locations: import tvm_ffi   # missing: its ImportError says so
+    return Path(list(spec.submodule_search_locations)[0])
+
+@functools.cache
+def _tvm_ffi_part(name: str):
+    "`tvm_ffi.<name>` (a module of stdlib imports only: `libinfo`, `_version`), loaded on its own, without the package's `__init__`."
+    import importlib.util
+    s = importlib.util.spec_from_file_location(f'_flashinfer_nb_tvm_ffi_{name}', _tvm_ffi_dir()/f'{name}.py')
+    m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
+    return m
+
+@functools.cache
+def _tvm_ffi_version() -> str:
+    "`tvm_ffi.__version__`, as the package computes it (`from ._version import __version__`, else its fallback)."
+    try: return _tvm_ffi_part('_version').__version__
+    except (FileNotFoundError, ImportError, AttributeError): return '0.0.0.dev0'   # the package's own fallback
+
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
-    import tvm_ffi.libinfo as li
+    li = _tvm_ffi_part('libinfo')
     return [Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent
 
 def _split_flags(key: str) -> list[str]:
@@ -413,8 +438,7 @@ def _env_include_dirs() -> list[Path]:
 
 @functools.cache
 def _relocatable_roots() -> tuple[tuple[str, str], ...]:
-    import tvm_ffi
-    roots = ((DATA_ROOT, '<data>'), (Path(tvm_ffi.__file__).parent, '<tvm_ffi>'))
+    roots = ((DATA_ROOT, '<data>'), (_tvm_ffi_dir(), '<tvm_ffi>'))
     # deepest first: a venv inside the checkout (a clean clone's .venv) holds TVM-FFI under the data root
     return tuple((f"{root}{os.sep}", f"{tag}{os.sep}") for root, tag in sorted(roots, key=lambda r: -len(str(r[0]))))
 
@@ -579,12 +603,11 @@ class JitSpec:
             for p, d in digests: h.update(p.encode()); h.update(d)
             tu_keys.append(h.hexdigest()[:20])
             files[_portable(str(s.resolve()), jit)] = {p: d.hex()[:16] for p, d in digests}
-        import tvm_ffi
         material = dict(name=self.name, sources=list(files), tu=tu_keys,
                         **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
                         nvcc=nvcc_version(), cxx=host_compiler_version(),
-                        version=package_version(), tvm_ffi=tvm_ffi.__version__,
+                        version=package_version(), tvm_ffi=_tvm_ffi_version(),
                         **({'env': env} if env else {}))   # only when set: keys stay as they were without them
         return {**material, 'files': files}
 
