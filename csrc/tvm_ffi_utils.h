@@ -5,11 +5,16 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <dlpack/dlpack.h>
+#ifdef FLASHINFER_NB_FFI_LITE
+// A %%cuda_kernel binding cell: the C-ABI subset of the same API (tvm_ffi_lite.h), seconds less of nvcc.
+#include "tvm_ffi_lite.h"
+#else
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/cuda/device_guard.h>
 #include <tvm/ffi/function.h>
+#endif
 
 using tvm::ffi::TensorView;
 

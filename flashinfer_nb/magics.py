@@ -612,11 +612,17 @@ class CellSource:
     exports: list
     cell_src: Path
     ctx: CompilationContext
+    ffi_lite: bool = False      # compiled against csrc/tvm_ffi_lite.h instead of TVM-FFI's C++ headers
+
+_FFI_UTILS_RE = re.compile(r'^\s*#\s*include\s*[<"]tvm_ffi_utils\.h[>"]', re.M)
+_needs_full_ffi: set = set()   # cells (module, content) whose lite build failed in this process: full headers at once
 
 def cell_spec(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
-              module: str | None = None) -> CellSource:
+              module: str | None = None, ffi_lite: bool = False) -> CellSource:
     """Write cell `body`'s generated sources and return its `JitSpec` (module `module`, default `cell_<name>`) with the
-    parsed cell; `compile_cell` builds it, and the autotuner (`cell_tuner`) makes one per configuration."""
+    parsed cell; `compile_cell` builds it, and the autotuner (`cell_tuner`) makes one per configuration.
+    `ffi_lite`: a binding cell that includes "tvm_ffi_utils.h" is compiled with `FLASHINFER_NB_FFI_LITE` (the C-ABI
+    subset of TVM-FFI in `csrc/tvm_ffi_lite.h`: seconds less of nvcc); ignored for other cells."""
     check_cell_name(name)    # before anything touches the disk
     body = strip_directives(body)
     ctx = CompilationContext(arch) if arch else current_compilation_context()
@@ -641,15 +647,19 @@ def cell_spec(name: str, body: str, *, arch: str | None = None, flags: str = '',
     dirs = [Path(d).expanduser().resolve() for d in include_dirs or []]
     for d in dirs:
         if not d.is_dir(): raise ValueError(f"--include-dir {d} is not a directory")
-    spec = gen_jit_spec(module, sources, extra_cuda_cflags=shlex.split(flags), extra_include_dirs=dirs, context=ctx)
-    return CellSource(spec, body, code, mode, launchers, exports, cell_src, ctx)
+    lite = ffi_lite and mode == 'binding' and bool(_FFI_UTILS_RE.search(code))
+    spec = gen_jit_spec(module, sources, extra_cuda_cflags=[*shlex.split(flags), *(['-DFLASHINFER_NB_FFI_LITE'] if lite else [])],
+                        extra_include_dirs=dirs, context=ctx)
+    return CellSource(spec, body, code, mode, launchers, exports, cell_src, ctx, lite)
 
 def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,
                  debug: bool = False, lineinfo: bool = False, verbose: bool = False, rebuild: bool = False,
                  progress: bool = True) -> tuple[CellModule | None, CompileReport]:
     "Build and load cell `body` as module `cell_<name>` through the JIT; return `(module or None, report)`."
     t0 = time.perf_counter()
-    c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs)
+    c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs, ffi_lite=True)
+    if c.ffi_lite and (c.spec.name, hashlib.sha256(c.body.encode()).hexdigest()) in _needs_full_ffi:
+        c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs)
     spec, body, code, mode, launchers, exports, cell_src, ctx = (c.spec, c.body, c.code, c.mode, c.launchers, c.exports,
                                                                  c.cell_src, c.ctx)
     cell_lines, module = body.split('\n'), spec.name
@@ -673,6 +683,15 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
                                        module=module)
                    if progress and not verbose else spec.build(verbose))   # --verbose streams the build itself
         except JitCompileError as e:
+            if c.ffi_lite:   # the cell uses more of TVM-FFI than the lite subset: the full headers, once more
+                _needs_full_ffi.add((spec.name, hashlib.sha256(c.body.encode()).hexdigest()))
+                logger.setLevel(prev_level)
+                mod, rep = compile_cell(name, body, arch=arch, flags=flags, include_dirs=include_dirs, debug=debug,
+                                        lineinfo=lineinfo, verbose=verbose, rebuild=rebuild, progress=progress)
+                rep.notes.append(f"compiled with TVM-FFI's full C++ headers: against the lite subset (csrc/tvm_ffi_lite.h) "
+                                 f"it failed with: {e.message}")
+                rep.seconds = time.perf_counter() - t0
+                return mod, rep
             report.seconds, report.log = time.perf_counter() - t0, e.log
             report.diagnostics = parse_diagnostics(e.log, cell_lines)
             return None, report
@@ -686,6 +705,7 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
                             "--rebuild recompiles them")
     mod = spec.load(lib)
     report.ok, report.library, report.seconds = True, str(lib), time.perf_counter() - t0
+    if c.ffi_lite: report.notes.append("binding compiled against the C-ABI subset of TVM-FFI (csrc/tvm_ffi_lite.h)")
     names = [l.name for l in launchers] if mode == 'launcher' else re.findall(r'TVM_FFI_DLL_EXPORT_TYPED_FUNC\s*\(\s*(\w+)', code)
     return CellModule(name, mod, names, report, lib, spec, body), report
 def cell_tuner(name: str, body: str, space, *, constraint=None, arch: str | None = None, flags: str = '',

@@ -185,6 +185,44 @@ def test_failed_report_is_plain_and_exports_nothing(monkeypatch):
     assert strip_ansi('\x1b[31mFAILED: \x1b[0mx.o\x1b[K') == 'FAILED: x.o'
 
 
+LITE_CELL = r'''#include "tvm_ffi_utils.h"
+__global__ void noop(float* x) {}
+int64_t info(TensorView t, int64_t which, double scale, bool flag) {
+  if (which == 0) return t.ndim();
+  if (which == 1) return t.numel();
+  if (which == 2) return t.stride(-1) * 1000 + t.stride(0);
+  if (which == 3) return t.IsContiguous();
+  if (which == 4) return (int64_t)(scale * 10) + flag;
+  if (which == 5) return t.dtype().code * 100 + t.dtype().bits;
+  if (which == 6) return reinterpret_cast<intptr_t>(flashinfer_nb::data_ptr<char>(t));
+  CHECK_CUDA(t);
+  return -1;
+}
+void same(TensorView a, TensorView b) { CHECK_SAME_SHAPE(a, b); }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(info, info);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(same, same);
+'''
+
+@needs_nvcc
+def test_binding_cell_compiles_against_the_lite_ffi_and_falls_back(tmp_path, monkeypatch):
+    "A binding cell including tvm_ffi_utils.h builds against csrc/tvm_ffi_lite.h: TVM-FFI's calling convention, the same accessors and errors; a cell using more of TVM-FFI gets the full headers."
+    monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
+    mod, rep = compile_cell('lite_ffi', LITE_CELL, arch='9.0a', progress=False)
+    assert mod is not None and '-DFLASHINFER_NB_FFI_LITE' in rep.command and any('tvm_ffi_lite.h' in n for n in rep.notes)
+    import torch
+    m, x = mod._module, torch.arange(24, dtype=torch.float32).reshape(4, 6)     # CPU tensors: no kernel runs
+    assert [m.info(x, i, 0.5, True) for i in range(6)] == [2, 24, 1006, 1, 6, 232]
+    assert m.info(x[:, 1:], 6, 0, False) == x[:, 1:].data_ptr() and (m.info(x[:, ::2], 2, 0, False), m.info(x[:, ::2], 3, 0, False)) == (2006, 0)
+    with pytest.raises(ValueError, match=r't must be a CUDA tensor \(got device type 1\)'): m.info(x, 7, 0, False)
+    with pytest.raises(ValueError, match='a and b must have the same shape'): m.same(x, x[:2])
+    with pytest.raises(TypeError, match='argument 0 must be a tensor'): m.info(1, 0, 0, False)
+    with pytest.raises(TypeError, match='takes 4 argument'): m.info(x, 0, 0)
+    full = '#include "tvm_ffi_utils.h"\nint64_t first(tvm::ffi::Optional<int64_t> v) { return v.has_value() ? *v : -1; }\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(first, first);\n'
+    mod2, rep2 = compile_cell('full_ffi', full, arch='9.0a', progress=False)
+    assert mod2 is not None and (mod2._module.first(5), mod2._module.first(None)) == (5, -1)
+    assert any("TVM-FFI's full C++ headers" in n and 'Optional' in n for n in rep2.notes), rep2.notes
+
+
 @needs_nvcc
 def test_binding_cell_exports_itself(monkeypatch):
     ip = shell(monkeypatch)
