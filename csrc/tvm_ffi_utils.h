@@ -1,9 +1,12 @@
 // Glue between TVM-FFI tensors and the framework-agnostic kernels in include/.
 // Only files in csrc/ include this (and through it, the TVM-FFI headers).
 #pragma once
+#include <cuda_runtime.h>
+// fp16/bf16 types for the dtype dispatch; a lite binding cell gets them only when it names them (the magic checks)
+#if !defined(FLASHINFER_NB_FFI_LITE) || defined(FLASHINFER_NB_FFI_HALF)
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
+#endif
 #include <dlpack/dlpack.h>
 #ifdef FLASHINFER_NB_FFI_LITE
 // A %%cuda_kernel binding cell: the C-ABI subset of the same API (tvm_ffi_lite.h), seconds less of nvcc.

@@ -648,8 +648,11 @@ def cell_spec(name: str, body: str, *, arch: str | None = None, flags: str = '',
     for d in dirs:
         if not d.is_dir(): raise ValueError(f"--include-dir {d} is not a directory")
     lite = ffi_lite and mode == 'binding' and bool(_FFI_UTILS_RE.search(code))
-    spec = gen_jit_spec(module, sources, extra_cuda_cflags=[*shlex.split(flags), *(['-DFLASHINFER_NB_FFI_LITE'] if lite else [])],
-                        extra_include_dirs=dirs, context=ctx)
+    # cuda_fp16.h and cuda_bf16.h cost nvcc ~0.5 s: a lite cell gets them when it names half or bfloat16 types (or the
+    # dtype dispatch); one that uses them without naming them fails to compile and is built again with everything
+    half = lite and bool(re.search(r'half|bfloat16|DISPATCH_', code))
+    lite_flags = (['-DFLASHINFER_NB_FFI_LITE'] if lite else []) + (['-DFLASHINFER_NB_FFI_HALF'] if half else [])
+    spec = gen_jit_spec(module, sources, extra_cuda_cflags=[*shlex.split(flags), *lite_flags], extra_include_dirs=dirs, context=ctx)
     return CellSource(spec, body, code, mode, launchers, exports, cell_src, ctx, lite)
 
 def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = '', include_dirs: list | None = None,

@@ -217,6 +217,14 @@ def test_binding_cell_compiles_against_the_lite_ffi_and_falls_back(tmp_path, mon
     with pytest.raises(ValueError, match='a and b must have the same shape'): m.same(x, x[:2])
     with pytest.raises(TypeError, match='argument 0 must be a tensor'): m.info(1, 0, 0, False)
     with pytest.raises(TypeError, match='takes 4 argument'): m.info(x, 0, 0)
+    assert '-DFLASHINFER_NB_FFI_HALF' not in rep.command             # no fp16/bf16 headers for a float-only cell
+    disp = ('#include "tvm_ffi_utils.h"\nint64_t esize(TensorView t) {\n  int64_t r = 0;\n'
+            '  DISPATCH_FLOAT_DTYPE(t.dtype(), c_type, [&] { r = sizeof(c_type); return true; });\n  return r;\n}\n'
+            'TVM_FFI_DLL_EXPORT_TYPED_FUNC(esize, esize);\n')
+    mod3, rep3 = compile_cell('lite_dispatch', disp, arch='9.0a', progress=False)
+    assert '-DFLASHINFER_NB_FFI_HALF' in rep3.command and any('tvm_ffi_lite.h' in n for n in rep3.notes)
+    assert [mod3._module.esize(x.to(dt)) for dt in (torch.bfloat16, torch.float16, torch.float32)] == [2, 2, 4]
+    with pytest.raises(TypeError, match='unsupported dtype float64'): mod3._module.esize(x.double())
     full = '#include "tvm_ffi_utils.h"\nint64_t first(tvm::ffi::Optional<int64_t> v) { return v.has_value() ? *v : -1; }\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(first, first);\n'
     mod2, rep2 = compile_cell('full_ffi', full, arch='9.0a', progress=False)
     assert mod2 is not None and (mod2._module.first(5), mod2._module.first(None)) == (5, -1)
