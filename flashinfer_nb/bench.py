@@ -232,7 +232,7 @@ def bench_host_time(fn, args=(), kwargs=None, *, calls: int = 2000, samples: int
     over `calls` back-to-back calls (the GPU drained between samples, not inside them: a call's host cost is
     what is measured, as long as the GPU keeps up). The GPU timer's keywords are accepted and ignored."""
     import time, torch
-    from .testing import BenchTimes
+    from flashinfer_nb.testing import BenchTimes
     kwargs = kwargs or {}
     for _ in range(warmup): fn(*args, **kwargs)
     torch.cuda.synchronize()
