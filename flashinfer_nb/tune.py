@@ -555,7 +555,7 @@ class Tuner:
         old_show, BuildStatus.show_in_terminal = BuildStatus.show_in_terminal, False
         # the live table reports every configuration's build: the JIT's own "building X / built X" lines (one pair
         # per configuration, interleaved with the table) are held back; warnings and errors still show
-        from .jit.core import logger as jit_logger
+        from flashinfer_nb.jit.core import logger as jit_logger
         old_level = jit_logger.level
         if old_level < 30: jit_logger.setLevel(30)
         pool = cf.ThreadPoolExecutor(max_workers=jobs or max(1, min(default_jobs(), len(todo))), thread_name_prefix='tune')
