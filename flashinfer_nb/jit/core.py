@@ -344,7 +344,6 @@ active_builds: list[BuildStatus] = []
 
 
 # %% ../../nbs/02_jit_core.ipynb #c023
-@functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 # The `tvm_ffi` package's `__init__` imports torch (seconds). A cache key needs only TVM-FFI's folder, version,
 # headers and library: those come from its stdlib-only files, read on their own — never from `sys.modules`, where
 # another thread may be importing the package that moment (a partly initialised module has no `__version__` yet).
@@ -370,6 +369,7 @@ def _tvm_ffi_version() -> str:
     try: return _tvm_ffi_part('_version').__version__
     except (FileNotFoundError, ImportError, AttributeError): return '0.0.0.dev0'   # the package's own fallback
 
+@functools.cache  # on every content_key (the warm path): the library lookup searches the filesystem
 def _tvm_ffi_paths() -> tuple[list[Path], Path]:
     li = _tvm_ffi_part('libinfo')
     return [Path(p) for p in li.include_paths()], Path(li.find_libtvm_ffi()).parent
