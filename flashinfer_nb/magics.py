@@ -661,7 +661,8 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
     "Build and load cell `body` as module `cell_<name>` through the JIT; return `(module or None, report)`."
     t0 = time.perf_counter()
     c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs, ffi_lite=True)
-    if c.ffi_lite and (c.spec.name, hashlib.sha256(c.body.encode()).hexdigest()) in _needs_full_ffi:
+    lite_key = (c.spec.name, hashlib.sha256(c.body.encode()).hexdigest())
+    if c.ffi_lite and lite_key in _needs_full_ffi:
         c = cell_spec(name, body, arch=arch, flags=flags, include_dirs=include_dirs)
     spec, body, code, mode, launchers, exports, cell_src, ctx = (c.spec, c.body, c.code, c.mode, c.launchers, c.exports,
                                                                  c.cell_src, c.ctx)
@@ -687,12 +688,13 @@ def compile_cell(name: str, body: str, *, arch: str | None = None, flags: str = 
                    if progress and not verbose else spec.build(verbose))   # --verbose streams the build itself
         except JitCompileError as e:
             if c.ffi_lite:   # the cell uses more of TVM-FFI than the lite subset: the full headers, once more
-                _needs_full_ffi.add((spec.name, hashlib.sha256(c.body.encode()).hexdigest()))
+                _needs_full_ffi.add(lite_key)
                 logger.setLevel(prev_level)
                 mod, rep = compile_cell(name, body, arch=arch, flags=flags, include_dirs=include_dirs, debug=debug,
                                         lineinfo=lineinfo, verbose=verbose, rebuild=rebuild, progress=progress)
-                rep.notes.append(f"compiled with TVM-FFI's full C++ headers: against the lite subset (csrc/tvm_ffi_lite.h) "
-                                 f"it failed with: {e.message}")
+                if mod is not None:   # a cell that fails with the full headers too: its errors are the report
+                    rep.notes.append(f"compiled with TVM-FFI's full C++ headers: against the lite subset (csrc/tvm_ffi_lite.h) "
+                                     f"it failed with: {e.message}")
                 rep.seconds = time.perf_counter() - t0
                 return mod, rep
             report.seconds, report.log = time.perf_counter() - t0, e.log
