@@ -11,7 +11,7 @@ reports its translation units' own times (ninja's log), which says where a modul
 
     python benchmarks/bench_compile.py [--repeat 3] [--rows scale,norm] [--out results.txt]
 """
-import argparse, json, os, platform, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
 BINDING_CELL = r'''#include "tvm_ffi_utils.h"
@@ -96,14 +96,10 @@ def machine() -> str:
     cpu = next((l.split(':', 1)[1].strip() for l in Path('/proc/cpuinfo').read_text().splitlines()
                 if l.startswith('model name')), platform.processor())
     gpu = subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader'], capture_output=True,
-                         text=True).stdout.strip().splitlines() if shutil_which('nvidia-smi') else []
+                         text=True).stdout.strip().splitlines() if shutil.which('nvidia-smi') else []
     nvcc = subprocess.run(['nvcc', '--version'], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     return (f"{gpu[0] if gpu else 'no GPU'}; {os.cpu_count()} cores ({cpu}); load {os.getloadavg()[0]:.2f}; "
             f"{nvcc}; python {platform.python_version()}")
-
-
-def shutil_which(x):
-    import shutil; return shutil.which(x)
 
 
 def main():

@@ -210,7 +210,7 @@ def _load_merged() -> dict:
 
 @functools.cache
 def gpu_name(index: int) -> str | None:
-    "The name of CUDA device `index` (memoised), or None without a GPU."
+    "The name of CUDA device `index` (torch's), or None without a GPU."
     try:
         import torch
         return torch.cuda.get_device_name(index) if torch.cuda.is_available() else None
