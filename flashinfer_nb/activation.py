@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, re
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR, jit_dir, ensure_private_dir
-from .jit.core import JitSpec, gen_jit_spec, write_if_different, generated_source
+from .jit.core import JitSpec, gen_jit_spec
 from .utils import backend_requirement, supported_compute_capability, check_tensor, as_rows, memory_overlap
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
-from .jit.core import JitSpec, gen_jit_spec, write_if_different
+from .jit.core import JitSpec, gen_jit_spec
 from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
