@@ -342,7 +342,8 @@ def _clean_output(o) -> dict:
     return o
 
 def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | None = None) -> list[dict]:
-    "Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_cells`)."
+    """Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_cells`).
+    A notebook whose cell fails is left as it was, its report carries `error`, and the next notebook is recorded."""
     import nbformat
     from nbdev.clean import nbdev_clean
     paths = [Path(p) for p in paths] if paths else [p for p in page_notebooks(repo_root()/'nbs') if gpu_cells(p)]
@@ -350,7 +351,11 @@ def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | No
     for path in paths:
         cells, t0 = gpu_cells(path), time.perf_counter()
         if not cells: reports.append(dict(notebook=path.name, gpu_cells=0, with_output=0, seconds=0.0)); continue
-        outs = (execute or execute_cells)(path, runnable_code_cells(path, True))
+        try: outs = (execute or execute_cells)(path, runnable_code_cells(path, True))
+        except NotebookError as e:   # this notebook stays as it was; the others are still recorded
+            reports.append(dict(notebook=path.name, gpu_cells=len(cells), with_output=0,
+                                seconds=round(time.perf_counter() - t0, 1), error=str(e)))
+            continue
         nb = nbformat.read(path, as_version=4)
         code = _code_cells(nb)
         for i in cells:
@@ -405,8 +410,12 @@ def main(argv: list[str] | None = None) -> int:
         from flashinfer_nb.magics import _cuda_available
         if not _cuda_available():
             print("record-gpu: no CUDA GPU here (torch sees none); GPU outputs are recorded on a GPU machine", file=sys.stderr); return 2
+        failed = []
         for rep in record_gpu(a.notebooks, copy_to=a.copy_to):
-            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)")
+            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)"
+                  + (f"; FAILED, left as it was: {rep['error']}" if 'error' in rep else ''), flush=True)
+            if 'error' in rep: failed.append(rep['notebook'])
+        if failed: print(f"record-gpu: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr); return 1
         left = missing_gpu_outputs(a.notebooks or None)
         if left: print('\n'.join(['still without a recorded output:', *left]), file=sys.stderr); return 1
     else:

@@ -199,8 +199,11 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
 def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
     path = _gpu_nb(tmp_path/'10_x.ipynb'); before = path.read_text()
     def failing(path, run): raise NotebookError('10_x.ipynb, code cell 1: RuntimeError: CUDA error')
-    with pytest.raises(NotebookError, match='code cell 1'): record_gpu([path], execute=failing)
-    assert path.read_text() == before
+    good = _gpu_nb(tmp_path/'11_y.ipynb')
+    bad, ok = record_gpu([path, good], execute=lambda p, run: (failing if p.name == '10_x.ipynb' else _fake_gpu)(p, run))
+    assert 'code cell 1: RuntimeError' in bad['error'] and bad['with_output'] == 0 and 'error' not in ok
+    assert path.read_text() == before                       # untouched
+    assert ok['with_output'] == 2 and missing_gpu_outputs([good]) == []   # the next notebook is still recorded
 
 def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
     from flashinfer_nb.docs import execute_cells
