@@ -319,6 +319,29 @@ def test_cli_every_routine_refuses_foreign_baselines_and_names_missing_cases(eve
         assert {v[3] for v in vs if (v[1], v[2]) != (first['case'], first['backend'])} == {'SAME'}, rt
 
 
+def test_cli_validate_prints_four_timers_with_a_fake_ncu(toy, tmp_path, monkeypatch):
+    "--validate end to end on a CPU: the three in-process timers faked, ncu a script that records its command line."
+    seen = tmp_path/'ncu_argv.txt'
+    ncu = tmp_path/'ncu'
+    ncu.write_text(f'#!/bin/sh\necho "$@" > {seen}\ncat <<"X"\n==PROF== Connected\n"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"\n'
+                   + ''.join(f'"{i}","k","gpu__time_duration.sum","nsecond","500"\n' for i in range(20)) + 'X\n')
+    ncu.chmod(0o755)
+    monkeypatch.setenv('PATH', f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    def bench(fn, args, kwargs, **kw):
+        assert kw['cold_l2_cache'] is True and kwargs['x'].numel() == 64    # the first case, L2 flushed
+        t = 0.0006 if kw.get('use_cuda_graph') else 0.0007
+        return BenchTimes([t] * 5, timer='cupti' if kw.get('enable_cupti') else 'cuda_events')
+    out = io.StringIO()
+    assert main(['--routine', 'abtoy', '--dtype', 'float32', '--validate'], bench_fn=bench, out=out) == 0
+    text = out.getvalue()
+    assert 'timer cross-check: abtoy n=64 float32 mine' in text
+    rows = {l.split()[0]: l.split()[1:] for l in text.splitlines()[2:] if l.strip()}
+    assert rows['cupti'] == ['0.70', '-'] and rows['cuda_events'] == ['0.70', '+0.0', '%']
+    assert rows['cuda_graph'] == ['0.60', '-14.3', '%'] and rows['ncu'] == ['0.50', '-28.6', '%']   # 20 x 500 ns / 20 calls
+    child = seen.read_text()
+    assert '--nvtx-include fnb_validate/' in child and '--routine abtoy --dtype float32 --ncu-child' in child and '--validate' not in child
+
+
 @pytest.mark.cuda
 def test_self_comparison_19_of_20_on_gpu():
     "The library's scale (2^24 fp16) against itself, 20 A/B comparisons of 10 interleaved rounds: >= 19 must be SAME (~20 s)."
