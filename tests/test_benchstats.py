@@ -343,6 +343,16 @@ def test_cli_validate_prints_four_timers_with_a_fake_ncu(toy, tmp_path, monkeypa
     child = seen.read_text()
     assert '--nvtx-include fnb_validate/' in child and '--routine abtoy --dtype float32 --ncu-child' in child and '--validate' not in child
 
+def test_self_comparison_counts_and_can_fail():
+    "The GPU test's check on synthetic timings: a quiet kernel against itself is SAME >= 19 of 20; a noisy one is not."
+    quiet = lambda seed: _synthetic(1.0, 0.05, 200, seed)
+    same, rs = S.self_comparison(_a, bench_fn=quiet(1))
+    assert same >= 19 and len(rs) == 20 and {(r.a, r.b) for r in rs} == {('A', 'A again')}
+    noisy, _ = S.self_comparison(_a, bench_fn=_synthetic(1.0, 0.6, 5, 2))
+    assert noisy < 19
+    assert S.self_comparison(_a, runs=3, bench_fn=quiet(3))[1].__len__() == 3
+    with pytest.raises(ValueError, match='runs must be an int >= 1'): S.self_comparison(_a, runs=0)
+
 
 @pytest.mark.cuda
 def test_self_comparison_19_of_20_on_gpu():
