@@ -275,8 +275,8 @@ def _norm_cases(args, shapes, fused: bool):
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for rows, d in _parse_shapes(shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_norm_inputs, rows, d, dtype, fused),
-                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=(4 if fused else 2) * rows * d * esize,
-                            x=rows * d, series=dtype)
+                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=((4 if fused else 2) * rows * d + d) * esize,
+                            flops=(5 if fused else 4) * rows * d, x=rows * d, series=dtype)
 
 @bench_routine('rmsnorm', backends={'flashinfer_nb': lambda input, weight, out: rmsnorm(input, weight, 1e-6, out=out),
                                     'torch': lambda input, weight, out: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
@@ -284,14 +284,14 @@ def _norm_cases(args, shapes, fused: bool):
                dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: rmsnorm_reference(input, weight),  # the trace template's
                x_label='elements (rows x hidden)')
 def rmsnorm_bench_cases(args):
-    "RMSNorm over the last dimension; bytes = every element read once and written once."
+    "RMSNorm over the last dimension; bytes = every element read once and written once, plus the weight; 4 FLOPs per element."
     yield from _norm_cases(args, args.rmsnorm_shapes, fused=False)
 
 @bench_routine('fused_add_rmsnorm', backends={'flashinfer_nb': _fi_fused_add_rmsnorm, 'torch': _torch_fused_add_rmsnorm},
                arguments={'--fused-add-rmsnorm-shapes': dict(_NORM_SHAPES, help='fused_add_rmsnorm: ROWSxHIDDEN shapes')},
                dtypes=('bfloat16', 'float16'), reference=fused_add_rmsnorm_reference, x_label='elements (rows x hidden)')
 def fused_add_rmsnorm_bench_cases(args):
-    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
+    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden, plus the weight; 5 FLOPs per element."
     yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)
 from .bench import bench_host_time
 

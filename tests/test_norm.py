@@ -219,8 +219,10 @@ def test_norm_bench_routines_registered():
     assert {'rmsnorm', 'fused_add_rmsnorm'} <= set(rs)
     args = argparse.Namespace(dtype=['bfloat16'], rmsnorm_shapes=['8192x4096', '1x64'], fused_add_rmsnorm_shapes=['2x128'])
     cases = list(rs['rmsnorm'].cases(args))
-    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == 2 * 8192 * 4096 * 2
-    assert list(rs['fused_add_rmsnorm'].cases(args))[0].nbytes == 4 * 2 * 128 * 2
+    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == (2 * 8192 * 4096 + 4096) * 2
+    assert (cases[0].flops, cases[1].flops) == (4 * 8192 * 4096, 4 * 64)      # 4 FLOPs per element: the roofline's intensity
+    (fused,) = rs['fused_add_rmsnorm'].cases(args)
+    assert (fused.nbytes, fused.flops) == ((4 * 2 * 128 + 128) * 2, 5 * 2 * 128)
     from flashinfer_nb.norm import _parse_shapes
     with pytest.raises(ValueError, match='ROWSxHIDDEN'): _parse_shapes(['8192by4096'])
 
