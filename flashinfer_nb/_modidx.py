@@ -236,6 +236,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'flashinfer_nb.docs.build_docs': ('docs.html#build_docs', 'flashinfer_nb/docs.py'),
                                     'flashinfer_nb.docs.builder_env': ('docs.html#builder_env', 'flashinfer_nb/docs.py'),
                                     'flashinfer_nb.docs.execute_cells': ('docs.html#execute_cells', 'flashinfer_nb/docs.py'),
+                                    'flashinfer_nb.docs.execute_in_child': ('docs.html#execute_in_child', 'flashinfer_nb/docs.py'),
                                     'flashinfer_nb.docs.gpu_cells': ('docs.html#gpu_cells', 'flashinfer_nb/docs.py'),
                                     'flashinfer_nb.docs.has_gpu_record': ('docs.html#has_gpu_record', 'flashinfer_nb/docs.py'),
                                     'flashinfer_nb.docs.is_scratch': ('docs.html#is_scratch', 'flashinfer_nb/docs.py'),
