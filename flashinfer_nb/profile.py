@@ -222,7 +222,7 @@ class NcuResult:
         return out
 
     def __repr__(self):
-        from flashinfer_nb.magics import _text_table
+        from flashinfer_nb.magics_common import _text_table
         out = [f"ncu report {self.report} ({self.seconds:.1f} s)", _text_table(self.HEADER, self.rows())]
         for k in self.kernels: out += [f"  {short_kernel(k['kernel'], 40)}: {a}" for a in self.advice.get(k['id'], [])]
         if self.previous is not None:
@@ -231,7 +231,7 @@ class NcuResult:
         return '\n'.join(out)
 
     def _repr_html_(self):
-        from flashinfer_nb.magics import _html_table
+        from flashinfer_nb.magics_common import _html_table
         parts = [f"<div><b>Nsight Compute</b> — {html.escape(str(self.report))} ({self.seconds:.1f} s; open it in the "
                  f"Nsight Compute GUI for every section)</div>", _html_table(self.HEADER, self.rows())]
         adv = [f"<li><code>{html.escape(short_kernel(k['kernel'], 40))}</code>: {html.escape(a)}</li>"
@@ -357,12 +357,12 @@ class SanitizerResult:
     HEADER = ['error', 'kernel', 'where', 'thread', 'address']
 
     def __repr__(self):
-        from flashinfer_nb.magics import _text_table
+        from flashinfer_nb.magics_common import _text_table
         if self.clean: return f"compute-sanitizer {self.tool}: no errors ({self.seconds:.1f} s)"
         return f"compute-sanitizer {self.tool}: {len(self.errors)} error(s) in kernels\n" + _text_table(self.HEADER, self._rows())
 
     def _repr_html_(self):
-        from flashinfer_nb.magics import _html_table
+        from flashinfer_nb.magics_common import _html_table
         if self.clean: return f"<div style='color:#1a7f37'>✔ compute-sanitizer {self.tool}: no errors ({self.seconds:.1f} s)</div>"
         return (f"<div style='color:#cf222e'><b>compute-sanitizer {self.tool}: {len(self.errors)} error(s)</b></div>"
                 + _html_table(self.HEADER, self._rows()))
@@ -406,7 +406,7 @@ class ProfileMagics(Magics):
     "`%ncu` / `%%ncu` (Nsight Compute) and `%sanitize` / `%%sanitize` (compute-sanitizer) on a statement, in a child process."
 
     def _run(self, what: str, fn, line: str, cell: str | None, allowed: set):
-        from flashinfer_nb.magics import _cuda_available
+        from flashinfer_nb import magics_common
         try:
             opts, stmt = split_options(line)
             if bad := sorted(set(opts) - allowed): raise ValueError(f"unknown option(s) {', '.join('--' + b.replace('_', '-') for b in bad)}")
@@ -414,7 +414,7 @@ class ProfileMagics(Magics):
         code = cell if cell is not None else stmt
         setup = _one(opts, 'setup', '')
         if not code.strip(): raise UsageError(f"%{what} STATEMENT, or %%{what} with the code in the cell")
-        if not _cuda_available():
+        if not magics_common._cuda_available():
             print(f"%{what} needs a GPU: torch sees no CUDA device here, so there is nothing to run it on."); return None
         try: return fn(code, self.shell.user_ns, opts, setup)
         except (FileNotFoundError, PermissionError, LookupError, TimeoutError, ChildError, ValueError) as e:

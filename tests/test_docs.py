@@ -210,8 +210,8 @@ def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
     with pytest.raises(NotebookError, match=r'e.ipynb, code cell 2: ZeroDivisionError'): execute_cells(path, {0, 2, 3})
 
 def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
-    from flashinfer_nb import magics
-    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
 
 

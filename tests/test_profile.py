@@ -124,8 +124,8 @@ def test_ncu_errors_say_what_to_do(tmp_path, monkeypatch):
 
 def test_magics_without_a_gpu_say_so_in_one_line(monkeypatch, capsys):
     from IPython.core.interactiveshell import InteractiveShell
-    from flashinfer_nb import magics
-    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     ip = InteractiveShell.instance(); ip.extension_manager.load_extension('flashinfer_nb')
     assert ip.run_line_magic('ncu', 'torch.zeros(1)') is None
     assert ip.run_line_magic('sanitize', '--tool racecheck torch.zeros(1)') is None
@@ -135,4 +135,4 @@ def test_magics_without_a_gpu_say_so_in_one_line(monkeypatch, capsys):
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match='unknown option'): ip.run_line_magic('ncu', '--kernal x f()')
     with pytest.raises(UsageError, match='unknown sanitizer tool'):
-        monkeypatch.setattr(magics, '_cuda_available', lambda: True); ip.run_line_magic('sanitize', '--tool leakcheck f()')
+        monkeypatch.setattr(magics_common, '_cuda_available', lambda: True); ip.run_line_magic('sanitize', '--tool leakcheck f()')
