@@ -377,7 +377,7 @@ def missing_gpu_outputs(paths: list | None = None) -> list[str]:
         for i in gpu_cells(path):
             if has_gpu_record(code[i]): continue
             first = next((l for l in split_directives(code[i].source)[1].splitlines() if l.strip()), '')
-            name = path.relative_to(root) if path.resolve().is_relative_to(root) else path
+            name = path.resolve().relative_to(root) if path.resolve().is_relative_to(root) else path   # a relative path too
             out.append(f"{name}: code cell {i} (id {code[i].get('id', '?')}): {first[:80]}")
     return out
 

@@ -185,6 +185,11 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
     assert all(c.execution_count is None for c in code) and '"execution_count": 7' not in raw
     assert missing_gpu_outputs([path]) == [] and docs_main(['check-gpu-outputs', str(path)]) == 0
     assert (tmp_path/'copy'/'10_x.ipynb').read_text() == raw
+    here = os.getcwd()
+    try:                                  # a path relative to the checkout, as typed at a shell there
+        os.chdir(repo_root())
+        assert all(l.startswith('nbs/20b_profile.ipynb: code cell') for l in missing_gpu_outputs([Path('nbs/20b_profile.ipynb')]))
+    finally: os.chdir(here)
     # what check_sync.sh does to it (nbdev-clean) changes nothing; a second recording of the same outputs neither
     subprocess.run([str(Path(sys.executable).with_name('nbdev-clean')), '--fname', str(path)], cwd=repo_root(), check=True)
     assert path.read_text() == raw
