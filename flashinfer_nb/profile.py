@@ -209,7 +209,9 @@ for r in range(ctx.num_ranges()):
                     info = act.source_info(pc)
                     by_pc[pc] = dict(pc=pc, file=(info.file_name() or '') if info else '', line=(info.line() or 0) if info else 0)
                 by_pc[pc][key] = m.as_double(i)
-        kernels.append(dict(kernel=act.name(), pcs=sorted(by_pc.values(), key=lambda d: d['pc'])))
+        try: correlated = sorted(n for n in act.metric_names() if act.metric_by_name(n).has_correlation_ids())
+        except Exception: correlated = []     # what the report has per instruction: for a metric renamed in another ncu
+        kernels.append(dict(kernel=act.name(), pcs=sorted(by_pc.values(), key=lambda d: d['pc']), correlated=correlated))
 with open(out, 'w') as f: json.dump(dict(metrics=[k for k, _ in metrics], kernels=kernels), f, indent=1)
 '''
 
@@ -250,6 +252,7 @@ def source_lines(pcs: list[dict], top: int = 5, cell_file: str = 'cell', cell_so
     file is the cell's), each metric, `share` (% of the kernel's total of the ranking metric) and `text` (the cell's
     line, from `cell_source`, the body `%%cuda_kernel` compiled)."""
     keys = [k for k, _ in SOURCE_METRICS]
+    present = {k for p in pcs for k in keys if k in p}          # a metric this ncu did not collect shows as '-'
     rank = next((k for k in keys if any(p.get(k) for p in pcs)), None)
     if rank is None: return []
     total = sum(p.get(rank) or 0 for p in pcs)
@@ -261,6 +264,7 @@ def source_lines(pcs: list[dict], top: int = 5, cell_file: str = 'cell', cell_so
     body = cell_source.split('\n') if cell_source is not None else []
     out = sorted(per.values(), key=lambda r: (-r[rank], r['file'], r['line']))[:top]
     for r in out:
+        r.update({k: None for k in keys if k not in present})
         r['rank_by'], r['share'] = rank, 100 * r[rank] / total if total else 0.0
         r['cell_line'] = r['line'] if Path(r['file']).name == cell_file else None
         i = r['line'] - 2      # the cell's first body line is line 2 (`#line 2 "cell"`)
@@ -271,7 +275,7 @@ LINE_HEADER = ['where', 'share %', 'samples', 'instructions', 'excess L2 sectors
 
 def line_rows(lines: list[dict]) -> list[list]:
     "Table rows for `source_lines`' output."
-    n = lambda v: f"{v:.0f}"
+    n = lambda v: '-' if v is None else f"{v:.0f}"
     return [[f"cell line {r['cell_line']}" if r['cell_line'] else f"{Path(r['file']).name}:{r['line']}",
              f"{r['share']:.1f}", n(r['samples']), n(r['instructions']), n(r['excess_sectors']), r['text'] or '-']
             for r in lines]
@@ -359,8 +363,11 @@ def _attach_lines(res: NcuResult, lines_json: Path, cell_sources: dict | None) -
     same = len(got) == len(res.kernels)
     for i, k in enumerate(res.kernels):
         g = got[i] if same else next((g for g in got if _base(g['kernel']) == _base(k['kernel'])), None)
-        if g is not None and (rows := source_lines(g['pcs'], cell_source=(cell_sources or {}).get(_base(k['kernel'])))):
-            res.lines[k['id']] = rows
+        if g is None: continue
+        if rows := source_lines(g['pcs'], cell_source=(cell_sources or {}).get(_base(k['kernel']))): res.lines[k['id']] = rows
+        elif not g['pcs'] and g.get('correlated'):   # none of ours in the report: say what it has instead
+            res.notes.append(f"{short_kernel(k['kernel'], 40)}: none of {', '.join(m for _, m in SOURCE_METRICS)} in the "
+                             f"report; its per-instruction metrics: {', '.join(g['correlated'][:12])}")
 
 def load_ncu_report(report: Path | str, cell_sources: dict | None = None) -> NcuResult:
     """Read a report written by `ncu_profile` (its CSV pages are kept beside it; else `ncu --import` reads it again),

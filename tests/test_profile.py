@@ -178,6 +178,12 @@ def test_ncu_result_shows_the_hottest_cell_lines(tmp_path):
     only = NcuResult(tmp_path/'r.ncu-rep', [ks[1]])                       # a kernel filter kept one: matched by name
     prof._attach_lines(only, lines, None)
     assert list(only.lines) == [8] and only.lines[8][0]['line'] == 120
+    assert only.lines[8][0]['samples'] is None and prof.line_rows(only.lines[8])[0][2] == '-'   # not collected: '-', not 0
+    renamed = tmp_path/'n.lines.json'                                     # an ncu whose metrics have other names
+    renamed.write_text(json.dumps(dict(kernels=[dict(kernel='vscale_kernel', pcs=[], correlated=['sass__inst_executed'])])))
+    res = NcuResult(tmp_path/'n.ncu-rep', [ks[0]])
+    prof._attach_lines(res, renamed, None)
+    assert not res.lines and "its per-instruction metrics: sass__inst_executed" in repr(res), repr(res)
 
 FAKE_NCU_REPORT = '''# the part of Nsight Compute's ncu_report API that _EXTRACT uses, as documented
 class _Metric:
@@ -196,6 +202,7 @@ class _Action:
     def name(self): return self.n
     def metric_by_name(self, name): return self.m.get(name)
     def source_info(self, pc): return self.s.get(pc)
+    def metric_names(self): return list(self.m)
 class _Range:
     def __init__(self, actions): self.actions = actions
     def num_actions(self): return len(self.actions)
@@ -222,8 +229,9 @@ def test_extract_source_counters_through_the_report_interface(tmp_path, monkeypa
     assert out == tmp_path/'r.lines.json' and got['metrics'] == ['samples', 'instructions', 'excess_sectors']
     assert got['kernels'] == [dict(kernel='vscale_kernel', pcs=[dict(pc=0x10, file='cell', line=8, instructions=4.0),
                                                                dict(pc=0x20, file='cell', line=11, samples=1.0, instructions=8.0),
-                                                               dict(pc=0x30, file='', line=0, samples=9.0)]),
-                              dict(kernel='other_kernel', pcs=[])]
+                                                               dict(pc=0x30, file='', line=0, samples=9.0)],
+                                   correlated=['inst_executed', 'smsp__pcsamp_sample_count']),
+                              dict(kernel='other_kernel', pcs=[], correlated=[])]
     (mod/'ncu_report.py').write_text('raise ImportError("_ncu_report was built for another Python")')
     with pytest.raises(RuntimeError, match='(?s)with ncu_report failed.*another Python'): prof.extract_source_counters(rep, module_dir=mod)
     monkeypatch.setattr(prof, 'find_ncu_report_dir', lambda *a: None)
