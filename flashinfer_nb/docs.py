@@ -35,7 +35,7 @@ def runnable_code_cells(path: Path | str, gpu: bool = False) -> set[int]:
     "Positions, among the code cells of the notebook at `path`, of the cells nbdev-test runs (with `gpu`, the flagged ones too)."
     from nbdev.test import nb_test_cells
     from fastcore.nbio import read_nb
-    from flashinfer_nb.magics import is_cuda_cell
+    from flashinfer_nb.magics_common import is_cuda_cell
     flags = _tst_flags()
     run = {c.idx_ for c in nb_test_cells(path, skip_flags=flags, force_flags=flags if gpu else [])}
     code = [c for c in read_nb(path).cells if c.cell_type == 'code']
@@ -72,7 +72,7 @@ def source_lexer_cell(body: str):
 def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: bool = False) -> dict:
     "Write `src` as a docs page to `dst`: executed as nbdev-test runs it (or not), directives dropped, GPU cells noted."
     import nbformat
-    from flashinfer_nb.magics import is_cuda_cell
+    from flashinfer_nb.magics_common import is_cuda_cell
     src, dst = Path(src), Path(dst)
     nb = nbformat.read(src, as_version=4)
     run = runnable_code_cells(src, gpu) if execute else set()
@@ -429,8 +429,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == 'build': build_docs(a.out, execute=not a.no_execute)
     elif a.cmd == 'stage': print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
     elif a.cmd == 'record-gpu':
-        from flashinfer_nb.magics import _cuda_available
-        if not _cuda_available():
+        from flashinfer_nb import magics_common
+        if not magics_common._cuda_available():
             print("record-gpu: no CUDA GPU here (torch sees none); GPU outputs are recorded on a GPU machine", file=sys.stderr); return 2
         failed = []
         for rep in record_gpu(a.notebooks, copy_to=a.copy_to):

@@ -185,6 +185,11 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
     assert all(c.execution_count is None for c in code) and '"execution_count": 7' not in raw
     assert missing_gpu_outputs([path]) == [] and docs_main(['check-gpu-outputs', str(path)]) == 0
     assert (tmp_path/'copy'/'10_x.ipynb').read_text() == raw
+    here = os.getcwd()
+    try:                                  # a path relative to the checkout, as typed at a shell there
+        os.chdir(repo_root())
+        assert all(l.startswith('nbs/20b_profile.ipynb: code cell') for l in missing_gpu_outputs([Path('nbs/20b_profile.ipynb')]))
+    finally: os.chdir(here)
     # what check_sync.sh does to it (nbdev-clean) changes nothing; a second recording of the same outputs neither
     subprocess.run([str(Path(sys.executable).with_name('nbdev-clean')), '--fname', str(path)], cwd=repo_root(), check=True)
     assert path.read_text() == raw
@@ -213,8 +218,8 @@ def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
     with pytest.raises(NotebookError, match=r'e.ipynb, code cell 2: ZeroDivisionError'): execute_cells(path, {0, 2, 3})
 
 def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
-    from flashinfer_nb import magics
-    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
 def test_execute_in_child_isolates_each_notebook(tmp_path):
     from flashinfer_nb.docs import execute_in_child
