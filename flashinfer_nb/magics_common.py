@@ -43,13 +43,15 @@ def _text_table(header: list[str], rows: list[list]) -> str:
 def _html_table(header: list[str], rows: list[list], flag=None) -> str:
     right = _right_cols(rows)
     al = lambda i: 'right' if i in right else 'left'
-    th = ''.join(f'<th style="text-align:{al(i)};white-space:nowrap">{html.escape(str(h))}</th>' for i, h in enumerate(header))
+    th = ''.join(f'<th style="text-align:{al(i)};white-space:nowrap;padding:1px 8px">{html.escape(str(h))}</th>' for i, h in enumerate(header))
     trs = []
     for r in rows:
-        tds = ''.join(f'<td style="text-align:{al(i)};white-space:nowrap{";color:#c00;font-weight:bold" if flag and flag(i, c) else ""}">'
+        tds = ''.join(f'<td style="text-align:{al(i)};white-space:nowrap;padding:1px 8px{";color:#c00;font-weight:bold" if flag and flag(i, c) else ""}">'
                       f'{html.escape(str(c))}</td>' for i, c in enumerate(r))
         trs.append(f'<tr>{tds}</tr>')
-    return f'<table class="fnb-table"><thead><tr>{th}</tr></thead><tbody>{"".join(trs)}</tbody></table>'
+    # a wide table scrolls sideways in its own box rather than being clipped by the page (the docs' column)
+    return (f'<div style="overflow-x:auto"><table class="fnb-table"><thead><tr>{th}</tr></thead>'
+            f'<tbody>{"".join(trs)}</tbody></table></div>')
 
 def _fmt_age(s: float | None) -> str:
     if s is None: return '-'
