@@ -221,6 +221,7 @@ def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
     from flashinfer_nb import magics_common
     monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
+
 def test_execute_in_child_isolates_each_notebook(tmp_path):
     from flashinfer_nb.docs import execute_in_child
     nb = nbformat.v4.new_notebook()
