@@ -160,6 +160,18 @@ def test_source_lines_rank_and_map_to_cell_lines():
     assert len(prof.source_lines(got['kernels'][0]['pcs'], top=2)) == 2
     assert prof.source_lines([dict(pc=1, file='cell', line=3)]) == []     # no counters: nothing to rank
 
+REAL_LINES = DATA/'ncu_source_lines_vscale.json'   # captured on a GPU from 23_tutorial_profile's slow kernel
+
+@pytest.mark.skipif(not REAL_LINES.exists(), reason='no GPU capture yet: record 23_tutorial_profile on a GPU and copy '
+                    'nbs/ncu/vscale_slow.lines.json to tests/data/ncu_source_lines_vscale.json')
+def test_source_lines_of_a_real_capture():
+    "The slow vscale kernel under ncu's SourceCounters: its load-and-store line is the hottest, with most of the samples."
+    got = json.loads(REAL_LINES.read_text())
+    k = next(k for k in got['kernels'] if 'vscale_kernel' in k['kernel'])
+    rows = prof.source_lines(k['pcs'], cell_source=SLOW_BODY)
+    assert rows and rows[0]['cell_line'] == 11 and rows[0]['share'] > 50, rows
+    assert rows[0]['text'] == 'if (i < n) y[i] = a * x[i];' and all(r['cell_line'] for r in rows)
+
 def _kernel(i, name): return dict(id=i, kernel=name, **{key: None for key, _, _ in prof._COLUMNS})
 
 @needs_data
