@@ -72,7 +72,7 @@ def test_custom_activation():
 @pytest.mark.parametrize('d', [14340, 4100, 7169 * 2, 769 * 2, 7169, 3])
 def test_act_every_vector_width(d, dtype):
     for name, (fn, act) in OPS.items():
-        for rows in (1, 33):
+        for rows in (1, 33, 300):                     # 300 rows: past the decode configs (2 x the SMs of an H100/H200)
             x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
             out = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
             fn(x, out=out)

@@ -169,8 +169,8 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // reduction (one L2 round trip less; the fused kernel only while it holds <= 2 vectors of each operand or
 // runs on at most half the SMs: at 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
 // 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24).
-// Where a decode launch keeps the weight late with 4 or more vectors per thread (rmsnorm at 16 vectors, the
-// fused kernel on more than half the SMs), it reads them batched: one L2 round trip instead of kVPT in a row.
+// Where a decode launch keeps the weight late with 4 or more vectors per thread (the fused kernel with more
+// rows than SMs), it reads them batched: one L2 round trip instead of kVPT in a row.
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   const int nvec = p.d / kVec;
@@ -195,10 +195,11 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
-  // early weight at 16 vectors only for the fused kernel: 1.25 -> 1.75x FlashInfer at 1 x 14338, while rmsnorm
-  // lost 3-9% with it (H200, benchmarks/results/NVIDIA_H200_issue19_vs_flashinfer_decode.txt)
-  const bool early = decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 &&
-                     (!kFused || vpt <= 2 || 2 * p.rows <= sms) && (kFused || vpt < 16);
+  // Early weight: rmsnorm always at decode (at 1 x 14338 bf16, 16 vectors of 4 bytes per thread: late 7.78 us,
+  // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
+  // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
+  // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
+  const bool early = decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 && (!kFused || vpt <= 2 || p.rows <= sms);
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
