@@ -77,15 +77,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
   int sms = 0;
   const bool decode = get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  int per = decode ? 1 : kMaxVec / vec;              // vectors per thread: 16 bytes of each operand
-  int64_t work = ceil_div(d / vec, per);             // threads a row needs
-  // A row whose last block would hold less than a quarter of kThreads (8192 x 14340 bf16: 1793 threads, 7 blocks
-  // and one of a single thread) spends an eighth of its blocks nearly empty, each still a DRAM round trip in a block
-  // slot (0.96x FlashInfer there): twice the vectors per thread then, and half the blocks.
-  if (!decode && work > kThreads && work % kThreads != 0 && work % kThreads < kThreads / 4) {
-    per *= 2;
-    work = ceil_div(d / vec, per);
-  }
+  const int per = decode ? 1 : kMaxVec / vec;        // vectors per thread: 16 bytes of each operand
+  const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
   const int threads = static_cast<int>(std::min<int64_t>(kThreads, ceil_div(work, 32) * 32));
   const dim3 grid(static_cast<unsigned>(rows), static_cast<unsigned>(ceil_div(work, threads)));
@@ -95,10 +88,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
                            out_stride, d);
-    if (per == kMaxVec / kVec)
-      return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
-                           in_stride, out, out_stride, d);
-    return launch_kernel(ActAndMulKernel<T, Act, kVec, 2 * kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
+    return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
                          in_stride, out, out_stride, d);
   };
   if (vec == kMaxVec) return go(std::integral_constant<int, kMaxVec>{});
