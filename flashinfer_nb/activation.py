@@ -16,9 +16,9 @@ from .norm import _check_pdl   # enable_pdl: FlashInfer's convention, one rule f
 from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mul_module   # the JIT generator, below
 
 # %% auto #0
-__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'silu_and_mul_reference',
-           'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul',
-           'decode_step_bench_cases']
+__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS',
+           'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
+           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -149,7 +149,13 @@ def _act_inputs(rows: int, d2: int, dtype: str) -> dict:
     x = torch.randn(rows, d2, device='cuda', dtype=getattr(torch, dtype))
     return dict(input=x, out=torch.empty(rows, d2 // 2, device='cuda', dtype=x.dtype))
 
-def _act_cases(args, shapes):
+# FLOPs per output element, counted in the CUDA body (`op_jit.ACTIVATIONS`) with a transcendental as one and the
+# final `* b` included: silu x / (1 + e^-x) = exp, add, divide; gelu 0.5 x (1 + erf(x / sqrt 2)) = 2 multiplies, erf,
+# add, multiply; gelu_tanh u = c (x + 0.044715 x^3), x / (1 + e^(-2u)) = 3 multiplies for 0.044715 x^3, add,
+# 2 multiplies, exp, add, divide.
+ACT_FLOPS = {'silu': 4, 'gelu': 6, 'gelu_tanh': 10}
+
+def _act_cases(args, shapes, flops_per_elem: int | None = None):
     for dtype in args.dtype:
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for s in shapes:
@@ -158,6 +164,7 @@ def _act_cases(args, shapes):
             if d2 % 2: raise ValueError(f"shape {s!r}: the last dimension (2 * d) must be even")
             yield BenchCase(f"{rows}x{d2} {dtype}", functools.partial(_act_inputs, rows, d2, dtype),
                             params=dict(rows=rows, width=d2, dtype=dtype), nbytes=3 * rows * (d2 // 2) * esize,
+                            flops=None if flops_per_elem is None else flops_per_elem * rows * (d2 // 2),
                             x=rows * d2 // 2, series=dtype)
 
 def _register_act_routine(name: str, op, torch_act, reference):
@@ -169,8 +176,9 @@ def _register_act_routine(name: str, op, torch_act, reference):
                                                                           help=f'{name}_and_mul: ROWSx2D input shapes')},
                    dtypes=('bfloat16', 'float16'),
                    reference=lambda input, out: reference(input),  # the trace template's
-                   x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row")
-    def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'))
+                   x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row; "
+                                                              f"{ACT_FLOPS[name]} FLOPs per output element")
+    def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'), ACT_FLOPS[name])
     return cases
 
 for _name, _op, _act, _ref in (('silu', silu_and_mul, F.silu, silu_and_mul_reference),
@@ -219,4 +227,5 @@ def decode_step_bench_cases(args):
             except ValueError: raise ValueError(f"shape {s!r}: expected ROWSxHIDDENxINTERMEDIATE, e.g. 32x4096x14336") from None
             yield BenchCase(f"{rows}x{h}x{inter} {dtype}", functools.partial(_step_inputs, rows, h, inter, dtype),
                             params=dict(rows=rows, hidden=h, inter=inter, dtype=dtype),
-                            nbytes=(8 * rows * h + 3 * rows * inter) * esize, x=rows, series=dtype)
+                            nbytes=(8 * rows * h + 2 * h + 3 * rows * inter) * esize,
+                            flops=2 * 5 * rows * h + ACT_FLOPS['silu'] * rows * inter, x=rows, series=dtype)

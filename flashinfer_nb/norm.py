@@ -17,10 +17,10 @@ from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, wri
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
-           'gemma_fused_add_rmsnorm_trace', 'resolve_pdl', 'rmsnorm_reference', 'gemma_rmsnorm_reference',
-           'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm',
-           'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
-           'call_boundary_bench_cases']
+           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'resolve_pdl', 'rmsnorm_reference',
+           'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
+           'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
+           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases', 'norm_bucket', 'apply_tuned', 'tune_norm']
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -92,7 +92,9 @@ _mod = None
 
 def _module():
     global _mod
-    _mod = get_norm_module()
+    m = get_norm_module()
+    if _applied[0] != _tune.db_generation(): apply_tuned(m)   # the tuned table (below), filled when the module loads
+    _mod = m
     return _mod
 
 def _rmsnorm_slow(op, input, weight, eps, out, skip_check, bias, enable_pdl):
@@ -303,8 +305,8 @@ def _norm_cases(args, shapes, fused: bool):
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for rows, d in _parse_shapes(shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_norm_inputs, rows, d, dtype, fused),
-                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=(4 if fused else 2) * rows * d * esize,
-                            x=rows * d, series=dtype)
+                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=((4 if fused else 2) * rows * d + d) * esize,
+                            flops=(5 if fused else 4) * rows * d, x=rows * d, series=dtype)
 
 @bench_routine('rmsnorm', backends={'flashinfer_nb': lambda input, weight, out: rmsnorm(input, weight, 1e-6, out=out),
                                     'torch': lambda input, weight, out: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
@@ -312,14 +314,14 @@ def _norm_cases(args, shapes, fused: bool):
                dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: rmsnorm_reference(input, weight),  # the trace template's
                x_label='elements (rows x hidden)')
 def rmsnorm_bench_cases(args):
-    "RMSNorm over the last dimension; bytes = every element read once and written once."
+    "RMSNorm over the last dimension; bytes = every element read once and written once, plus the weight; 4 FLOPs per element."
     yield from _norm_cases(args, args.rmsnorm_shapes, fused=False)
 
 @bench_routine('fused_add_rmsnorm', backends={'flashinfer_nb': _fi_fused_add_rmsnorm, 'torch': _torch_fused_add_rmsnorm},
                arguments={'--fused-add-rmsnorm-shapes': dict(_NORM_SHAPES, help='fused_add_rmsnorm: ROWSxHIDDEN shapes')},
                dtypes=('bfloat16', 'float16'), reference=fused_add_rmsnorm_reference, x_label='elements (rows x hidden)')
 def fused_add_rmsnorm_bench_cases(args):
-    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
+    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden, plus the weight; 5 FLOPs per element."
     yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)
 from .bench import bench_host_time
 
@@ -342,3 +344,79 @@ def call_boundary_bench_cases(args):
         for rows, d in _parse_shapes(args.call_boundary_shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_boundary_inputs, rows, d, dtype),
                             params=dict(rows=rows, hidden=d, dtype=dtype), x=rows * d, series=dtype)
+
+# %% ../nbs/11_norm.ipynb #a03c6b16
+from . import tune as _tune
+from collections import namedtuple
+
+NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; the Gemma forms share their kernels
+NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
+# (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
+_DTYPE_CODE = {'float16': 0, 'bfloat16': 1, 'float32': 2}  # csrc/norm.cpp's dtype_code
+
+def norm_bucket(rows: int, d: int) -> str:
+    "The database key of a norm shape: rows rounded up to a power of two, the hidden size exactly (`'8x4096'`)."
+    if not (isinstance(rows, int) and isinstance(d, int) and rows > 0 and d > 0):
+        raise ValueError(f"rows and hidden size must be positive ints, got {rows!r}, {d!r}")
+    return f"{_tune.next_pow2(rows)}x{d}"
+
+def _tuned_entries(gpu: str):
+    "(op, dtype code, rows_log2, d, hint) for every norm entry of `gpu` in the merged database."
+    for (g, op, dt, bucket), e in _tune._load_merged().items():
+        if g != gpu or op not in NORM_TUNE_OPS or dt not in _DTYPE_CODE: continue
+        try:
+            rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config']['VPT'])
+        except (ValueError, KeyError, TypeError): continue   # not a norm key: never an error
+        if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
+            yield op, _DTYPE_CODE[dt], rows.bit_length() - 1, d, hint
+
+def apply_tuned(mod=None, devices=None) -> int:
+    """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
+    its GPU's entries, the previous ones cleared. Returns the entries set. The op calls this when it loads the
+    module; call it again after editing the database by hand (`tune.reload_db()` first)."""
+    mod = mod if mod is not None else get_norm_module()
+    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
+    n = 0
+    for i in devices:
+        mod.norm_clear_tuned(i)
+        gpu = _tune.gpu_name(i)
+        if gpu is None: continue
+        for op, code, lg, d, hint in _tuned_entries(gpu):
+            mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint); n += 1
+    _applied[0] = _tune.db_generation()
+    return n
+
+_applied = [None]   # the database generation the table was filled from
+
+_NormChoice = namedtuple('_NormChoice', 'mod vpt')
+
+def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=torch.bfloat16, fused: bool = False,
+              choices=NORM_VPT_CHOICES, min_gain: float = 0.03, **kwargs):
+    """Tune the norm kernel's launch choice (`vpt`, see `NORM_VPT_CHOICES`) on this GPU for `shapes` (rows, hidden)
+    and record the winners as `rmsnorm` / `fused_add_rmsnorm` entries; then reload them into the module. A choice
+    must beat the built-in rule by `min_gain` (3 %) to be recorded. Options as `tune.tune` (rounds, repeat_ms, db,
+    csv, time_budget_s...)."""
+    shapes = [tuple(s) for s in shapes]
+    buckets = [norm_bucket(r, d) for r, d in shapes]
+    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    mod = get_norm_module()
+    dev = torch.cuda.current_device()
+    mod.norm_clear_tuned(dev)          # time the choices themselves, not an earlier tuned entry
+    by_bucket = dict(zip(buckets, shapes))
+    def inputs(bucket):
+        rows, d = by_bucket[bucket]
+        x = torch.randn(rows, d, device='cuda', dtype=dtype); w = torch.randn(d, device='cuda', dtype=dtype)
+        return dict(x=x, r=torch.randn_like(x), w=w, out=torch.empty_like(x))
+    if fused:
+        def call(m, x, r, w, out):   # in place, as the op runs: no copies in the timed call (they drowned the kernel)
+            m.mod.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, m.vpt, False); return x, r
+        ref = lambda x, r, w, out: fused_add_rmsnorm_reference(x, r, w)
+    else:
+        call = lambda m, x, r, w, out: (m.mod.rmsnorm(out, x, w, 1e-6, 0.0, m.vpt, False), out)[1]
+        ref = lambda x, r, w, out: rmsnorm_reference(x, w)
+    try:
+        return _tune.tune({'VPT': list(choices)}, lambda c: _NormChoice(mod, int(c['VPT'])), call, inputs, shapes=buckets,
+                          reference=ref, op='fused_add_rmsnorm' if fused else 'rmsnorm', dtype=dtype,
+                          default={'VPT': 0}, min_gain=min_gain, **kwargs)
+    finally:
+        _tune.reload_db(); apply_tuned(mod)

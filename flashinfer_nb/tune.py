@@ -640,6 +640,7 @@ class Tuner:
              dtype=None, max_configs: int | None = None, time_budget_s: float | None = None,
              compile_timeout_s: float | None = None, warm_start=None, default: dict | None = None, jobs: int | None = None,
              rounds: int = 5, repeat_ms: float = 10.0, timer: Callable | None = None, csv=None, db=None,
+             min_gain: float = 0.0,
              progress: bool = True) -> TuneResult:
         """Compile, check and time; return a `TuneResult` (also written to a CSV, and the best per shape to the database).
 
@@ -677,6 +678,9 @@ class Tuner:
         db : path or False, optional
             Tuning database to record the best per shape in (default: `user_db_path()`; False: none). Needs a GPU
             name (from torch) and `shapes`.
+        min_gain : float
+            With `default`: a winner must beat the default by this fraction (e.g. 0.03) to be recorded in the
+            database; otherwise the default is recorded, so timing noise never replaces a built-in rule.
         progress : bool
             Live table in a notebook, a bar on stderr in a terminal.
         """
@@ -719,7 +723,7 @@ class Tuner:
         self._pick(res)
         res.elapsed_s = time.monotonic() - t0
         live.update(res, 'interrupted' if res.interrupted else 'done', force=True)
-        self._persist(res, dtype, csv, db)
+        self._persist(res, dtype, csv, db, min_gain)
         self.result = res
         return res
 
@@ -754,7 +758,7 @@ class Tuner:
             timed = [t for t in res.trials if t.median_us(c.label) is not None]
             if timed: res.best[c.label] = min(timed, key=lambda t: t.median_us(c.label))
 
-    def _persist(self, res: TuneResult, dtype, csv, db):
+    def _persist(self, res: TuneResult, dtype, csv, db, min_gain: float = 0.0):
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
         if csv is not False:
             path = Path(csv) if csv is not None else cache_root()/'tune'/f"{self.op}_{stamp}.csv"
@@ -781,6 +785,9 @@ class Tuner:
         for c in res.cases:
             t = res.best.get(c.label)
             if t is None or c.bucket is None: continue
+            if (min_gain and dflt is not None and t is not dflt and dflt.median_us(c.label) is not None
+                    and t.median_us(c.label) > dflt.median_us(c.label) * (1 - min_gain)):
+                t = dflt   # not clearly faster than the built-in choice: record the built-in choice
             write_db_entry(path, gpu, self.op, dtype, c.bucket, t.config, median_us=round(t.median_us(c.label), 3),
                            default_us=None if dflt is None or dflt.median_us(c.label) is None else round(dflt.median_us(c.label), 3),
                            shape=c.label, tried=sum(x.status == 'ok' for x in res.trials), tuned_at=stamp)

@@ -288,8 +288,10 @@ def test_norm_bench_routines_registered():
     assert {'rmsnorm', 'fused_add_rmsnorm'} <= set(rs)
     args = argparse.Namespace(dtype=['bfloat16'], rmsnorm_shapes=['8192x4096', '1x64'], fused_add_rmsnorm_shapes=['2x128'])
     cases = list(rs['rmsnorm'].cases(args))
-    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == 2 * 8192 * 4096 * 2
-    assert list(rs['fused_add_rmsnorm'].cases(args))[0].nbytes == 4 * 2 * 128 * 2
+    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == (2 * 8192 * 4096 + 4096) * 2
+    assert (cases[0].flops, cases[1].flops) == (4 * 8192 * 4096, 4 * 64)      # 4 FLOPs per element: the roofline's intensity
+    (fused,) = rs['fused_add_rmsnorm'].cases(args)
+    assert (fused.nbytes, fused.flops) == ((4 * 2 * 128 + 128) * 2, 5 * 2 * 128)
     from flashinfer_nb.norm import _parse_shapes
     with pytest.raises(ValueError, match='ROWSxHIDDEN'): _parse_shapes(['8192by4096'])
 
@@ -326,3 +328,64 @@ def test_resolve_pdl_follows_flashinfer():
         with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): resolve_pdl(bad, 90)
     for fn in (rmsnorm, gemma_rmsnorm, fused_add_rmsnorm, gemma_fused_add_rmsnorm):
         assert inspect.signature(fn).parameters['enable_pdl'].default is None
+
+
+def _norm_table_db(tmp_path, monkeypatch, entries):
+    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt)], read by the next lookup."
+    import importlib
+    T = importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    for gpu, op, dt, bucket, vpt in entries: T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt})
+    T.reload_db()
+    return T
+
+def test_norm_tuned_table_reads_the_database(tmp_path, monkeypatch):
+    # compile-only machines too: the table lives in the host TU, so no GPU is needed to fill and query it
+    import flashinfer_nb.norm as N
+    m = N.get_norm_module()
+    T = _norm_table_db(tmp_path, monkeypatch, [('GPU A', 'rmsnorm', 'bfloat16', '8x4096', 8),
+                                               ('GPU A', 'fused_add_rmsnorm', 'float16', '256x14336', 102),
+                                               ('GPU A', 'scale', 'bfloat16', '1048576', 4),          # another op: ignored
+                                               ('GPU A', 'rmsnorm', 'bfloat16', '4096', 4),           # not RxD: ignored
+                                               ('GPU B', 'rmsnorm', 'bfloat16', '8x4096', 2)])
+    monkeypatch.setattr(T, 'gpu_name', lambda i: {0: 'GPU A', 1: 'GPU B', 2: 'GPU C'}[i])
+    try:
+        assert N.apply_tuned(m, devices=[0, 1, 2]) == 3
+        h = lambda dev, code, fused, d, rows: m.norm_tuned_hint(dev, code, fused, d, rows)
+        assert [h(0, 1, False, 4096, r) for r in (4, 5, 8, 9)] == [0, 8, 8, 0]     # bucket (4, 8]
+        assert h(0, 1, False, 4100, 8) == 0 and h(0, 1, True, 4096, 8) == 0 and h(0, 0, False, 4096, 8) == 0
+        assert h(0, 0, True, 14336, 200) == 102 and h(0, 0, False, 14336, 200) == 0
+        assert h(1, 1, False, 4096, 8) == 2 and h(2, 1, False, 4096, 8) == 0  # per device: its own GPU's entries
+        # the database changes: apply again replaces, never appends
+        T.write_db_entry(tmp_path/'db.json', 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}); T.reload_db()
+        assert N.apply_tuned(m, devices=[0]) == 2 and h(0, 1, False, 4096, 8) == 4
+        for bad in [(0, 3, False, 4096, 3, 4), (0, 1, False, 0, 3, 4), (0, 1, False, 4096, 3, 0), (99, 1, False, 4096, 3, 4)]:
+            with pytest.raises(ValueError): m.norm_set_tuned(*bad)
+    finally:
+        for i in range(3): m.norm_clear_tuned(i)
+    assert h(0, 0, True, 14336, 200) == 0
+    assert N.norm_bucket(7, 4096) == '8x4096' and N.norm_bucket(1, 14336) == '1x14336'
+    with pytest.raises(ValueError, match='positive ints'): N.norm_bucket(0, 4096)
+
+@pytest.mark.cuda
+def test_norm_runs_tuned_entries_and_falls_back(tmp_path, monkeypatch):
+    import flashinfer_nb.norm as N
+    gpu = torch.cuda.get_device_name(0)
+    # vpt 8 at 33 rows; 32 vectors per thread cannot launch 16-byte bf16 vectors (the rule's fallback must run)
+    T = _norm_table_db(tmp_path, monkeypatch, [(gpu, 'rmsnorm', 'bfloat16', '64x4096', 8),
+                                               (gpu, 'fused_add_rmsnorm', 'bfloat16', '64x4096', 104),
+                                               (gpu, 'rmsnorm', 'bfloat16', '2x4096', 32)])
+    m = N.get_norm_module()
+    try:
+        assert N.apply_tuned(m, devices=[0]) == 3 and m.norm_tuned_hint(0, 1, False, 4096, 33) == 8
+        for rows in (33, 2):
+            x = torch.randn(rows, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
+            o = torch.full_like(x, float('nan'))
+            assert_close_rel(N.rmsnorm(x, w, out=o), ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
+            r = torch.randn_like(x); x2, r2 = x.clone(), r.clone()
+            N.fused_add_rmsnorm(x2, r2, w)
+            assert torch.equal(r2, r + x) and torch.isfinite(x2).all()
+            assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), torch.bfloat16)
+    finally:
+        m.norm_clear_tuned(0); T.reload_db()

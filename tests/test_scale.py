@@ -192,10 +192,10 @@ def test_scale_runs_a_tuned_variant_on_the_gpu(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(tmp_path/'db.json'))
     T.reload_db()
     T.write_db_entry(tmp_path/'db.json', T.current_gpu(), 'scale', 'float16', 1 << 20, {'UNROLL': 2, 'THREADS': 512})
-    for n in (1 << 20, (1 << 20) - 3, 700_001):     # in the bucket (vector path, then a scalar tail), and one not in it
+    for n in (1 << 20, (1 << 20) - 3, 300_001):     # in the bucket (2^19, 2^20] (vector path, then a scalar tail), and one below it
         x = torch.randn(n + 1, device='cuda', dtype=torch.float16)[1:]   # unaligned too: the head is scalar
         mod = S.scale_module_for(x)
-        assert (mod is S.get_scale_module()) == (n == 700_001), n
+        assert (mod is S.get_scale_module()) == (n == 300_001), n
         out = torch.full_like(x, float('nan'))
         assert torch.equal(S.scale(x, 0.5, out=out), S.scale_reference(x, 0.5)), n
     T.reload_db()

@@ -145,6 +145,13 @@ def test_database_lookup_override_fallback_and_warm_start(tmp_path, monkeypatch)
     assert r.db_path == user and lookup('cellop', 'float32', 4096) == {'BLOCK': 128, 'VEC': 1}
     entry = T.read_db(user)['GPU A']['cellop']['float32']['4096']
     assert entry['median_us'] == 128.1 and entry['shape'] == '4096'
+    # min_gain: at 64 elements the best (BLOCK=128 VEC=2, 64.2) is 0.50x the default's time (128.2): a 60 % bar keeps the default
+    kw = dict(shapes=[64], op='cellop', dtype=torch.float32, reference=lambda x, out: x * 2, timer=make_timer(), rounds=1,
+              csv=False, progress=False, default={'BLOCK': 256, 'VEC': 2})
+    tune({'BLOCK': [128, 256], 'VEC': [1, 2]}, fake_build, fake_call, inputs_for, min_gain=0.6, **kw); T.reload_db()
+    assert lookup('cellop', 'float32', 64) == {'BLOCK': 256, 'VEC': 2}
+    tune({'BLOCK': [128, 256], 'VEC': [1, 2]}, fake_build, fake_call, inputs_for, min_gain=0.4, **kw); T.reload_db()
+    assert lookup('cellop', 'float32', 64) == {'BLOCK': 128, 'VEC': 2}    # 64.2 < 128.2 x (1 - 0.4)
     T.reload_db()
 
 def test_threads_write_shared_files_without_collisions(tmp_path):
