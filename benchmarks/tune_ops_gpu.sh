@@ -34,7 +34,7 @@ for dt in (torch.bfloat16, torch.float16):
             if cfg is None or not cfg.get("VPT"): continue
             x = torch.randn(rows, d, device='cuda', dtype=dt); w = torch.randn(d, device='cuda', dtype=dt)
             r = torch.randn_like(x); o = torch.empty_like(x); v = cfg['VPT']
-            f = (lambda h: (lambda: m.rmsnorm(o, x, w, 1e-6, 0.0, h))) if op == 'rmsnorm' else (lambda h: (lambda: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, h)))
+            f = (lambda h: (lambda: m.rmsnorm(o, x, w, 1e-6, 0.0, h, False))) if op == 'rmsnorm' else (lambda h: (lambda: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, h, False)))
             m.norm_clear_tuned(0)
             b, a = [], []
             for _ in range(3): b.append(t_us(f(0))); a.append(t_us(f(v)))

@@ -127,8 +127,9 @@ flashinfer_nb::norm_detail::NormParams params(TensorView input, const RowsView& 
 }  // namespace
 
 // out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (..., d).
+// enable_pdl: None (programmatic dependent launch where the device has it, sm_90+), True or False.
 void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyView eps, double weight_bias,
-             int64_t vpt_hint) {
+             int64_t vpt_hint, tvm::ffi::AnyView enable_pdl) {
   const RowsView ri = check_rows(input, "input");
   const RowsView ro = check_rows(out, "out");
   check_same(out, "out", input);
@@ -139,6 +140,7 @@ void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyV
   if (flashinfer_nb::overlap(out, ro, input, ri) == 'p')
     TVM_FFI_THROW(ValueError) << "out partially overlaps input; pass input itself (in place) or a separate tensor";
   auto p = params(input, ri, weight, e, weight_bias);
+  p.pdl = flashinfer_nb::resolve_pdl(enable_pdl, input.device().device_id);
   p.out = flashinfer_nb::data_ptr<void>(out);
   p.out_stride = ro.stride;
   run<false>(p, input.device(), input.dtype(), vpt_hint, "rmsnorm");
@@ -146,7 +148,7 @@ void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyV
 
 // In place: residual += input; input = rmsnorm(residual) with (weight + weight_bias).
 void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight, tvm::ffi::AnyView eps,
-                       double weight_bias, int64_t vpt_hint) {
+                       double weight_bias, int64_t vpt_hint, tvm::ffi::AnyView enable_pdl) {
   const RowsView ri = check_rows(input, "input");
   const RowsView rr = check_rows(residual, "residual");
   check_same(residual, "residual", input);
@@ -156,6 +158,7 @@ void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight,
   if (flashinfer_nb::overlap(input, ri, residual, rr) != 'n')
     TVM_FFI_THROW(ValueError) << "input and residual must not overlap: both are written";
   auto p = params(input, ri, weight, e, weight_bias);
+  p.pdl = flashinfer_nb::resolve_pdl(enable_pdl, input.device().device_id);
   p.out = flashinfer_nb::data_ptr<void>(input);
   p.out_stride = ri.stride;
   p.residual = flashinfer_nb::data_ptr<void>(residual);

@@ -12,6 +12,7 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
 from .aot import register_aot
+from .norm import _check_pdl   # enable_pdl: FlashInfer's convention, one rule for every op
 from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mul_module   # the JIT generator, below
 
 # %% auto #0
@@ -23,7 +24,7 @@ __all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
 @supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])   # = `supported_cc` in csrc/tvm_ffi_utils.h
-def _check_act_and_mul(input, out=None):
+def _check_act_and_mul(input, out=None, enable_pdl=None):
     check_tensor('input', input, dtypes=ACT_DTYPES, contiguous=False, last_dim_contiguous=True)
     if input.dim() == 0: raise ValueError("input must have at least one dimension (..., 2 * d), got a 0-d tensor")
     if input.shape[-1] % 2: raise ValueError(f"input's last dimension must be even (2 * d), got {input.shape[-1]}")
@@ -35,28 +36,29 @@ def _check_act_and_mul(input, out=None):
         if out.device != input.device: raise ValueError(f"out is on {out.device}, expected {input.device}")
         if memory_overlap(out, input) != 'none':
             raise ValueError("out must not overlap input (the kernel reads the halves of a row while writing out)")
+    _check_pdl(enable_pdl, input)
 
 # The call boundary (issue 19), as in nbs/11_norm.ipynb: the binding (csrc/act_and_mul.jinja) checks every
 # input the Python checks refuse and raises before launching; only then do the Python checks run, for their
 # clearer error. `_fns` holds each loaded module function once a first, checked call has loaded it.
 _fns: dict = {}
 
-def _act_slow(op, act_name, input, out, skip_check):
-    if not skip_check: op.check(input, out)
+def _act_slow(op, act_name, input, out, skip_check, enable_pdl):
+    if not skip_check: op.check(input, out, enable_pdl)
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
         f = _fns[act_name] = getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')
-        f(as_rows(out, 'out'), as_rows(input, 'input'))
+        f(as_rows(out, 'out'), as_rows(input, 'input'), enable_pdl)
     return out
 
-def _act_and_mul(op, act_name, input, out, skip_check):
+def _act_and_mul(op, act_name, input, out, skip_check, enable_pdl):
     if (f := _fns.get(act_name)) is not None:
         try:
             o = input.new_empty((*input.shape[:-1], input.shape[-1] // 2)) if out is None else out
-            f(o, input)
+            f(o, input, enable_pdl)
             return o
         except Exception: pass
-    return _act_slow(op, act_name, input, out, skip_check)
+    return _act_slow(op, act_name, input, out, skip_check, enable_pdl)
 
 _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
 
@@ -67,6 +69,11 @@ _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
         (rows may be strided): the gate half, then the up half.
     out : torch.Tensor, optional
         Destination ``(..., d)`` of the same dtype and device; allocated when omitted. Must not overlap `input`.
+    enable_pdl : bool, optional
+        Programmatic dependent launch (sm_90+): the kernel may start while the kernel before it in the stream
+        finishes, and waits on the device for that kernel's results before it reads or writes anything.
+        ``None`` (default) turns it on where the device supports it (compute capability 9.0 and up), as
+        FlashInfer does; ``True`` on an older device raises ValueError. Works inside CUDA graph capture.
     skip_check : bool
         Skip the Python checks (the binding's own checks run either way).
 
@@ -114,18 +121,21 @@ gelu_tanh_and_mul_trace = _act_trace('gelu_tanh', gelu_tanh_and_mul_reference)
 # %% ../nbs/12_activation.ipynb #4faa9084
 @flashinfer_api(trace=silu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check)
+def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                 skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check, enable_pdl)
 
 @flashinfer_api(trace=gelu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check)
+def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                 skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check, enable_pdl)
 
 @flashinfer_api(trace=gelu_tanh_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check)
+def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                      skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check, enable_pdl)
 
 silu_and_mul.__doc__ = _DOC.format(f='silu', name='silu_and_mul', extra=', with ``silu(a) = a * sigmoid(a)``.')
 gelu_and_mul.__doc__ = _DOC.format(f='gelu', name='gelu_and_mul', extra=', with the exact (erf) GELU.')
@@ -183,8 +193,9 @@ def _step_inputs(rows: int, h: int, inter: int, dtype: str) -> dict:
                 w=torch.randn(h, device='cuda', dtype=dt), gate_up=torch.randn(rows, 2 * inter, device='cuda', dtype=dt),
                 act=torch.empty(rows, inter, device='cuda', dtype=dt))
 
-def _step_ours(x, r, w, gate_up, act):
-    fused_add_rmsnorm(x, r, w, 1e-6); silu_and_mul(gate_up, out=act); fused_add_rmsnorm(x, r, w, 1e-6)
+def _step_ours(x, r, w, gate_up, act, enable_pdl=None):
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=enable_pdl); silu_and_mul(gate_up, out=act, enable_pdl=enable_pdl)
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=enable_pdl)
     return x, r, act
 
 def _step_torch(x, r, w, gate_up, act):
@@ -199,11 +210,14 @@ def _step_reference(x, r, w, gate_up, act):
     x2, r2 = fused_add_rmsnorm_reference(x1, r1, w)
     return x2, r2, silu_and_mul_reference(gate_up)
 
-@bench_routine('decode_step', backends={'flashinfer_nb': _step_ours, 'torch': _step_torch},
+# 'flashinfer_nb' takes the ops' default enable_pdl=None (programmatic dependent launch on sm_90+), 'pdl_off' turns it off
+@bench_routine('decode_step', backends={'flashinfer_nb': _step_ours, 'pdl_off': functools.partial(_step_ours, enable_pdl=False),
+                                        'torch': _step_torch},
                arguments={'--decode-step-shapes': dict(nargs='+', default=['1x4096x14336', '32x4096x14336', '256x4096x14336'],
                                                        metavar='ROWSxHxI', help='decode_step: rows x hidden x intermediate')},
                dtypes=('bfloat16', 'float16'), reference=_step_reference, x_label='rows',
-               description='fused_add_rmsnorm -> silu_and_mul -> fused_add_rmsnorm (time a whole decode step; --cuda-graph replays it)')
+               description='fused_add_rmsnorm -> silu_and_mul -> fused_add_rmsnorm (time a whole decode step; --cuda-graph replays it; '
+                           'backend pdl_off: without programmatic dependent launch)')
 def decode_step_bench_cases(args):
     "One small decode step: norm, activation, norm, back to back (with --cuda-graph: captured once, replayed)."
     for dtype in args.dtype:

@@ -62,7 +62,7 @@ def test_custom_activation():
     m = gen_act_and_mul_module('relu_t', 'return fmaxf(x, 0.0f);').build_and_load()
     x = torch.randn(8, 256, device='cuda', dtype=torch.float16)
     out = torch.empty(8, 128, device='cuda', dtype=torch.float16)
-    m.relu_t_and_mul(out, x)
+    m.relu_t_and_mul(out, x, None)
     torch.testing.assert_close(out, torch.relu(x[:, :128]) * x[:, 128:])
 
 
@@ -72,7 +72,7 @@ def test_custom_activation():
 @pytest.mark.parametrize('d', [14340, 4100, 7169 * 2, 769 * 2, 7169, 3])
 def test_act_every_vector_width(d, dtype):
     for name, (fn, act) in OPS.items():
-        for rows in (1, 33):
+        for rows in (1, 33, 300):                     # 300 rows: past the decode configs (2 x the SMs of an H100/H200)
             x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
             out = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
             fn(x, out=out)
@@ -165,7 +165,7 @@ def test_act_modules_compile(tmp_path, monkeypatch):
         spec = gen_act_and_mul_module(act, context=CompilationContext('9.0a'))
         assert spec.sources[0].parent.parent.parent.name == 'generated' and str(tmp_path) in str(spec.sources[0])
         mod = spec.load(spec.build())
-        with pytest.raises(ValueError, match='CUDA'): getattr(mod, f'{act}_and_mul')(torch.empty(2, 4), torch.ones(2, 8))
+        with pytest.raises(ValueError, match='CUDA'): getattr(mod, f'{act}_and_mul')(torch.empty(2, 4), torch.ones(2, 8), None)
 
 def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     "Two activations of one name (two notebooks, say) get their own generated file, key and library."
@@ -177,3 +177,10 @@ def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     assert 'return x;' in a.sources[0].read_text() and 'return 2.0f * x;' in b.sources[0].read_text()
     assert a.content_key()[0] != b.content_key()[0]
     assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file
+
+
+def test_act_enable_pdl_argument():
+    import inspect
+    for fn, _ in OPS.values(): assert inspect.signature(fn).parameters['enable_pdl'].default is None
+    host = _render('silu', ACTIVATIONS['silu'])
+    assert 'resolve_pdl(enable_pdl' in host and 'AnyView enable_pdl' in host   # the binding resolves None itself

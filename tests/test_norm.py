@@ -135,14 +135,16 @@ def test_rmsnorm_all_launch_configs_agree():
     # every vectors-per-thread choice of the block kernel is correct (they sum in different orders, so
     # they may differ from each other in the last bit, not from the reference)
     m = gen_norm_module().build_and_load()
-    x = torch.randn(33, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
-    r = torch.randn_like(x)
-    for vpt in (1, 2, 4, 8):
-        o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt)
-        assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
-        x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt)
-        assert torch.equal(r2, r + x)
-        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
+    # 100 + v: weight loaded early; 200 + v: weight loaded late, batched; 14338 (4-byte vectors) reaches 16 per thread
+    for d, vpts in ((4096, (1, 2, 4, 8, 101, 104, 204, 208)), (14338, (16, 116, 216, 0))):
+        x = torch.randn(33, d, device='cuda', dtype=torch.bfloat16); w = torch.randn(d, device='cuda', dtype=torch.bfloat16)
+        r = torch.randn_like(x)
+        for vpt in vpts:
+            o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt, None)
+            assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
+            x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)
+            assert torch.equal(r2, r + x)
+            assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
 
 @pytest.mark.cuda
 def test_huge_eps_is_the_ops_own_error():
@@ -203,6 +205,73 @@ def test_norm_checks_in_binding_match_python():
     assert_close_rel(rmsnorm(x3, w, 0), ref_rmsnorm(x3, w, 0.0), torch.bfloat16)
 
 
+# programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
+# on a chain where every kernel reads what the one before wrote (a missing griddepcontrol.wait reads stale data)
+from flashinfer_nb.activation import silu_and_mul
+from flashinfer_nb.utils import cc_of
+
+def _pdl_chain(x, r, w, w2, y, z, u, pdl):
+    for _ in range(3):
+        fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl)       # x, r written
+        rmsnorm(x, w, 1e-6, out=y, enable_pdl=pdl)             # reads x
+        silu_and_mul(y, out=z, enable_pdl=pdl)                 # reads y
+        gemma_rmsnorm(z, w2, 1e-6, out=u, enable_pdl=pdl)      # reads z
+        gemma_fused_add_rmsnorm(u, z, w2, 1e-6, enable_pdl=pdl)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('rows,h', [(1, 4096), (8, 14336), (32, 4100), (300, 2048), (4096, 1024)])
+def test_pdl_same_results_eager_and_graph(rows, h):
+    if cc_of(torch.device('cuda')) < 90: pytest.skip('programmatic dependent launch needs sm_90+')
+    dt, d = torch.bfloat16, h // 2
+    g = torch.Generator(device='cuda').manual_seed(rows * h)
+    w, w2 = torch.randn(h, device='cuda', dtype=dt, generator=g), torch.randn(d, device='cuda', dtype=dt, generator=g)
+    x0, r0 = (torch.randn(rows, h, device='cuda', dtype=dt, generator=g) for _ in range(2))
+    def run(pdl, graph=False):
+        x, r = x0.clone(), r0.clone()
+        y, u = torch.full_like(x, float('nan')), torch.full((rows, d), float('nan'), device='cuda', dtype=dt)
+        z = torch.full_like(u, float('nan'))
+        if not graph: _pdl_chain(x, r, w, w2, y, z, u, pdl)
+        else:
+            _pdl_chain(x.clone(), r.clone(), w, w2, y.clone(), z.clone(), u.clone(), pdl)   # warm up outside the capture
+            torch.cuda.synchronize()
+            cg = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(cg): _pdl_chain(x, r, w, w2, y, z, u, pdl)
+            for t in (y, z, u): t.fill_(float('nan'))
+            x.copy_(x0); r.copy_(r0); cg.replay()
+        torch.cuda.synchronize()
+        return x, r, y, z, u
+    off = run(False)
+    assert not any(t.isnan().any() for t in off)
+    for pdl in (True, None):
+        for graph in (False, True):
+            on = run(pdl, graph)
+            for a, b in zip(on, off): assert torch.equal(a, b), (pdl, graph)
+    # and one step against float64: fused_add_rmsnorm with PDL right after the copies it reads
+    x, r = x0.clone(), r0.clone()
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=True)
+    assert torch.equal(r, r0 + x0)
+    assert_close_rel(x, ref_rmsnorm(r0 + x0, w, 1e-6), dt)
+
+@pytest.mark.cuda
+def test_pdl_argument_checks_on_gpu(monkeypatch):
+    import flashinfer_nb.norm as N
+    x = torch.randn(4, 256, device='cuda', dtype=torch.bfloat16); w = torch.randn(256, device='cuda', dtype=torch.bfloat16)
+    xa = torch.randn(4, 512, device='cuda', dtype=torch.bfloat16)
+    rmsnorm(x, w); silu_and_mul(xa)                      # modules loaded: bad values meet the binding first
+    for bad in (1, 'yes', 1.0):
+        for fn in (lambda b: rmsnorm(x, w, enable_pdl=b), lambda b: fused_add_rmsnorm(x, x.clone(), w, enable_pdl=b),
+                   lambda b: silu_and_mul(xa, enable_pdl=b)):
+            with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): fn(bad)
+        # the binding's own check (skip_check: no Python checks)
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): rmsnorm(x, w, enable_pdl=bad, skip_check=True)
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): silu_and_mul(xa, enable_pdl=bad, skip_check=True)
+    # an older device: the Python check refuses True and takes None (the bindings apply the same rule; not reachable here)
+    monkeypatch.setattr(N, 'cc_of', lambda dev: 80)
+    with pytest.raises(ValueError, match=r'enable_pdl=True needs compute capability 9.0 or newer.*8\.0'): rmsnorm.check(x, w, 1e-6, None, True)
+    with pytest.raises(ValueError, match='enable_pdl=True needs'): fused_add_rmsnorm.check(x, x.clone(), w, 1e-6, True)
+    rmsnorm.check(x, w, 1e-6, None, None); rmsnorm.check(x, w, 1e-6, None, False)
+
+
 def test_norm_rejects_cpu_input():
     x, w = torch.ones(4, 64, dtype=torch.bfloat16), torch.ones(64, dtype=torch.bfloat16)
     for fn in (rmsnorm, gemma_rmsnorm):
@@ -245,7 +314,20 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
     lib = spec.build()
     mod = spec.load(lib)
     with pytest.raises(ValueError, match='CUDA'):
-        mod.rmsnorm(torch.empty(2, 8), torch.ones(2, 8), torch.ones(8), 1e-6, 0.0, 0)
+        mod.rmsnorm(torch.empty(2, 8), torch.ones(2, 8), torch.ones(8), 1e-6, 0.0, 0, None)
+
+
+def test_resolve_pdl_follows_flashinfer():
+    # None: on from compute capability 9.0 (Hopper) up, off below; True below 9.0 and non-bools are refused
+    from flashinfer_nb.norm import resolve_pdl
+    import inspect
+    assert resolve_pdl(None, 90) and resolve_pdl(None, 100) and resolve_pdl(None, 120) and not resolve_pdl(None, 89)
+    assert resolve_pdl(True, 90) is True and resolve_pdl(False, 90) is False and resolve_pdl(False, 80) is False
+    with pytest.raises(ValueError, match=r'enable_pdl=True needs compute capability 9.0 or newer.*has 8\.6.*enable_pdl=None'): resolve_pdl(True, 86)
+    for bad in (1, 0, 'true', 1.0):
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): resolve_pdl(bad, 90)
+    for fn in (rmsnorm, gemma_rmsnorm, fused_add_rmsnorm, gemma_fused_add_rmsnorm):
+        assert inspect.signature(fn).parameters['enable_pdl'].default is None
 
 
 def _norm_table_db(tmp_path, monkeypatch, entries):

@@ -8,9 +8,10 @@
 
 namespace flashinfer_nb {
 
-// out (rows x d, row stride out_stride) = Act::apply(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride).
+// out (rows x d, row stride out_stride) = Act::apply(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride);
+// pdl: launch with programmatic dependent launch (sm_90+ only).
 template <typename T, typename Act>
 cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows, int d,
-                              cudaStream_t stream);
+                              bool pdl, cudaStream_t stream);
 
 }  // namespace flashinfer_nb
