@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tune the library ops' launch configurations on this GPU (issue 18) and write them to one database file:
-# scale (tune_scale) and the norm kernels (tune_norm: rmsnorm and fused_add_rmsnorm, bf16 and fp16, decode and
-# prefill shapes). Prints a before/after table (the built-in rule vs the tuned entry, kernel time, L2 flushed).
+# scale (tune_scale), the norm kernels (tune_norm: rmsnorm and fused_add_rmsnorm) and silu_and_mul (tune_act), bf16
+# and fp16, decode and prefill shapes. Prints a before/after table (the built-in rule vs the tuned entry, kernel time, L2 flushed).
 #   OUT=out bash benchmarks/tune_ops_gpu.sh            # then, to ship the entries in the wheel:
 #   python -c "from flashinfer_nb.tune import merge_db; print(merge_db('out/tuning_db.json', 'flashinfer_nb/tuning_db.json'))"
 set -u
@@ -22,7 +22,14 @@ for dt in (torch.bfloat16, torch.float16):
         t0 = time.monotonic()
         N.tune_norm(shapes, dt, fused=fused, rounds=5, repeat_ms=10, csv=False, progress=False)
         print(f"{'fused_add_rmsnorm' if fused else 'rmsnorm'} {dt}: {len(shapes)} shapes tuned in {time.monotonic() - t0:.1f} s")
+A = importlib.import_module('flashinfer_nb.activation')
+act_shapes = [(r, d) for d in (14336, 4096) for r in (1, 32, 256, 8192)]
+for dt in (torch.bfloat16, torch.float16):
+    t0 = time.monotonic()
+    A.tune_act('silu', act_shapes, dt, rounds=5, repeat_ms=10, csv=False, progress=False)
+    print(f"silu_and_mul {dt}: {len(act_shapes)} shapes tuned in {time.monotonic() - t0:.1f} s")
 T.reload_db(); m = N.get_norm_module(); print(f"entries applied: {N.apply_tuned(m)}")
+am = A.get_act_and_mul_module('silu'); print(f"silu entries applied: {A.apply_tuned_act('silu', am)}")
 def t_us(fn):   # median of 3 interleaved medians is taken by the caller
     return statistics.median(bench_gpu_time(fn, repeat_time_ms=20)) * 1e3
 print("\nbefore (built-in rule, vpt 0 with the table cleared) / after (the tuned entry), µs, median of 3 x 20 ms, L2 flushed:")
@@ -41,5 +48,17 @@ for dt in (torch.bfloat16, torch.float16):
             b, a = statistics.median(b), statistics.median(a)
             print(f"{op:<18} {str(dt)[6:]:<9} {f'{rows}x{d}':>11} {v:>6} {b:8.2f} {a:8.2f} {b / a:7.3f}x")
 N.apply_tuned(m)
+for dt in (torch.bfloat16, torch.float16):
+    for rows, d in act_shapes:
+        cfg = T.lookup('silu_and_mul', dt, T.row_bucket(rows, d))
+        if cfg is None or not cfg.get("HINT"): continue
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt); o = torch.empty(rows, d, device='cuda', dtype=dt)
+        am.act_clear_tuned(0)
+        b, a = [], []
+        for _ in range(3):
+            b.append(t_us(lambda: am.silu_and_mul(o, x, False))); a.append(t_us(lambda: am.silu_and_mul_hint(o, x, False, cfg['HINT'])))
+        b, a = statistics.median(b), statistics.median(a)
+        print(f"{'silu_and_mul':<18} {str(dt)[6:]:<9} {f'{rows}x{d}':>11} {cfg['HINT']:>6} {b:8.2f} {a:8.2f} {b / a:7.3f}x")
+A.apply_tuned_act('silu', am)
 PY
 echo "database: $FLASHINFER_NB_TUNE_DB"

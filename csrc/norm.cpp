@@ -8,7 +8,7 @@
 // O(ndim) integer compares on the DLPack headers.
 #include <flashinfer_nb/norm_launch.h>  // declarations only: the kernels build in their own nvcc TUs
 
-#include <atomic>
+#include <flashinfer_nb/tuned_table.h>
 
 #include "tvm_ffi_utils.h"
 
@@ -58,39 +58,10 @@ void check_device(TensorView input) {
     TVM_FFI_THROW(ValueError) << "the device's compute capability is not supported by the norm ops";
 }
 
-// Tuned launch configurations (issue 18): per device, (dtype, fused, hidden size, rows rounded up to a power of
-// two) -> vpt_hint, pushed by the Python op from the tuning database when the module loads (norm.apply_tuned).
-// A call with vpt_hint 0 (the op's default) uses the entry for its shape, if any; an entry the kernel refuses
-// (cudaErrorInvalidValue) falls back to the built-in rule. The table is written only by set/clear (at load or
-// after tuning), read lock-free: an entry is complete before the count that publishes it grows.
-struct TunedEntry {
-  int64_t d;
-  int rows_log2, dtype, hint;
-  bool fused;
-};
-constexpr int kTunedDevices = 64, kTunedEntries = 128;
-TunedEntry g_tuned[kTunedDevices][kTunedEntries];
-std::atomic<int> g_tuned_count[kTunedDevices];
-
-int dtype_code(DLDataType t) {  // 0 float16, 1 bfloat16, 2 float32 (the Python side's order)
-  return t.code == kDLBfloat ? 1 : t.bits == 16 ? 0 : 2;
-}
-
-int rows_log2(int64_t rows) {  // ceil(log2(rows)): the bucket of tune.shape_bucket
-  return rows <= 1 ? 0 : 64 - __builtin_clzll(static_cast<unsigned long long>(rows - 1));
-}
-
-int tuned_hint(int device, DLDataType dtype, bool fused, int64_t d, int64_t rows) {
-  if (device < 0 || device >= kTunedDevices) return 0;
-  const int n = g_tuned_count[device].load(std::memory_order_acquire);
-  if (n == 0) return 0;
-  const int code = dtype_code(dtype), lg = rows_log2(rows);
-  for (int i = 0; i < n; ++i) {
-    const TunedEntry& e = g_tuned[device][i];
-    if (e.d == d && e.rows_log2 == lg && e.dtype == code && e.fused == fused) return e.hint;
-  }
-  return 0;
-}
+// Tuned launch configurations (issue 18, include/flashinfer_nb/tuned_table.h): variant 1 = fused. A call with
+// vpt_hint 0 (the op's default) uses the entry for its shape, if any; an entry the kernel refuses
+// (cudaErrorInvalidValue) falls back to the built-in rule.
+flashinfer_nb::TunedTable g_tuned;
 
 template <bool kFused>
 void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType dtype, int64_t vpt_hint,
@@ -98,7 +69,8 @@ void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType d
   if (p.rows == 0 || p.d == 0) return;
   tvm::ffi::CUDADeviceGuard guard(device.device_id);
   const cudaStream_t stream = flashinfer_nb::get_stream(device);
-  const int tuned = vpt_hint == 0 ? tuned_hint(device.device_id, dtype, kFused, p.d, p.rows) : 0;
+  const int tuned = vpt_hint == 0 ? g_tuned.lookup(device.device_id, flashinfer_nb::TunedTable::dtype_code(dtype), kFused,
+                                                   p.d, p.rows) : 0;
   DISPATCH_FLOAT_DTYPE(dtype, c_type, [&] {
     cudaError_t st = cudaErrorInvalidValue;
     if (tuned != 0) st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, tuned, stream);
@@ -166,29 +138,16 @@ void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight,
   run<true>(p, input.device(), input.dtype(), vpt_hint, "fused_add_rmsnorm");
 }
 
-// The tuned-configuration table (see TunedEntry): add one entry, or clear a device's entries.
+// The tuned-configuration table: add one entry, or clear a device's entries.
 void norm_set_tuned(int64_t device, int64_t dtype, bool fused, int64_t d, int64_t rows_log2, int64_t hint) {
-  if (device < 0 || device >= kTunedDevices) TVM_FFI_THROW(ValueError) << "device " << device << " out of range";
-  if (dtype < 0 || dtype > 2) TVM_FFI_THROW(ValueError) << "dtype code must be 0 (float16), 1 (bfloat16) or 2 (float32)";
-  if (d <= 0 || rows_log2 < 0 || rows_log2 > 62 || hint <= 0)
-    TVM_FFI_THROW(ValueError) << "a tuned entry needs d > 0, 0 <= rows_log2 <= 62 and hint > 0";
-  const int n = g_tuned_count[device].load(std::memory_order_relaxed);
-  for (int i = 0; i < n; ++i) {  // same key: replace the hint in place
-    TunedEntry& e = g_tuned[device][i];
-    if (e.d == d && e.rows_log2 == rows_log2 && e.dtype == dtype && e.fused == fused) { e.hint = static_cast<int>(hint); return; }
-  }
-  if (n >= kTunedEntries) TVM_FFI_THROW(ValueError) << "at most " << kTunedEntries << " tuned norm entries per device";
-  g_tuned[device][n] = TunedEntry{d, static_cast<int>(rows_log2), static_cast<int>(dtype), static_cast<int>(hint), fused};
-  g_tuned_count[device].store(n + 1, std::memory_order_release);
+  if (const char* err = g_tuned.set(device, dtype, fused, d, rows_log2, hint)) TVM_FFI_THROW(ValueError) << err;
 }
 
 void norm_clear_tuned(int64_t device) {
-  if (device < 0 || device >= kTunedDevices) TVM_FFI_THROW(ValueError) << "device " << device << " out of range";
-  g_tuned_count[device].store(0, std::memory_order_release);
+  if (const char* err = g_tuned.clear(device)) TVM_FFI_THROW(ValueError) << err;
 }
 
 // The hint a call with vpt_hint 0 would use for this shape (0: the built-in rule), for tests and `explain`.
 int64_t norm_tuned_hint(int64_t device, int64_t dtype, bool fused, int64_t d, int64_t rows) {
-  DLDataType t{static_cast<uint8_t>(dtype == 1 ? kDLBfloat : kDLFloat), static_cast<uint8_t>(dtype == 2 ? 32 : 16), 1};
-  return tuned_hint(static_cast<int>(device), t, fused, d, rows);
+  return g_tuned.lookup(static_cast<int>(device), static_cast<int>(dtype), fused, d, rows);
 }

@@ -16,9 +16,9 @@ from .norm import _check_pdl   # enable_pdl: FlashInfer's convention, one rule f
 from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mul_module   # the JIT generator, below
 
 # %% auto #0
-__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS',
+__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS', 'ACT_HINT_CHOICES',
            'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
-           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases']
+           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'apply_tuned_act', 'tune_act']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -47,7 +47,9 @@ def _act_slow(op, act_name, input, out, skip_check, enable_pdl):
     if not skip_check: op.check(input, out, enable_pdl)
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
-        f = _fns[act_name] = getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')
+        m = get_act_and_mul_module(act_name)
+        if _act_applied.get(act_name) != _tune.db_generation(): apply_tuned_act(act_name, m)   # tuned table (below)
+        f = _fns[act_name] = getattr(m, f'{act_name}_and_mul')
         f(as_rows(out, 'out'), as_rows(input, 'input'), enable_pdl)
     return out
 
@@ -229,3 +231,56 @@ def decode_step_bench_cases(args):
                             params=dict(rows=rows, hidden=h, inter=inter, dtype=dtype),
                             nbytes=(8 * rows * h + 2 * h + 3 * rows * inter) * esize,
                             flops=2 * 5 * rows * h + ACT_FLOPS['silu'] * rows * inter, x=rows, series=dtype)
+
+# %% ../nbs/12_activation.ipynb #102ea9f8
+from . import tune as _tune
+from collections import namedtuple
+
+ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82)   # 0: the rule; 10 * (threads / 32) + (1: one vector, 2: 16 bytes) per thread
+_act_applied: dict = {}                          # activation -> the database generation its table was filled from
+
+def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
+    """Fill `act_name`'s module table from the tuning database (`{act_name}_and_mul` entries of each visible
+    device's GPU, or of `devices`), the previous entries cleared; returns the entries set. The op calls this when
+    it loads the module."""
+    mod = mod if mod is not None else get_act_and_mul_module(act_name)
+    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
+    n = 0
+    for i in devices:
+        mod.act_clear_tuned(i)
+        gpu = _tune.gpu_name(i)
+        if gpu is None: continue
+        for _, code, lg, d, hint in _tune.row_entries(gpu, (f'{act_name}_and_mul',), 'HINT'):
+            mod.act_set_tuned(i, code, d, lg, hint); n += 1
+    _act_applied[act_name] = _tune.db_generation()
+    return n
+
+_ActChoice = namedtuple('_ActChoice', 'fn hint')
+
+def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 14336), (8192, 14336)), dtype=torch.bfloat16,
+             choices=ACT_HINT_CHOICES, min_gain: float = 0.03, **kwargs):
+    """Tune `{act_name}_and_mul`'s launch choice (`ACT_HINT_CHOICES`) on this GPU for `shapes` (rows, d: the
+    output width) and record the winners; then reload them into the module. Options as `tune.tune`."""
+    if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; known: {', '.join(ACTIVATIONS)}")
+    shapes = [tuple(s) for s in shapes]
+    buckets = [_tune.row_bucket(r, d) for r, d in shapes]
+    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    mod = get_act_and_mul_module(act_name)
+    mod.act_clear_tuned(torch.cuda.current_device())   # time the choices themselves, not an earlier entry
+    by_bucket = dict(zip(buckets, shapes))
+    fwd, hinted = getattr(mod, f'{act_name}_and_mul'), getattr(mod, f'{act_name}_and_mul_hint')
+    def inputs(bucket):
+        rows, d = by_bucket[bucket]
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+        return dict(x=x, out=torch.empty(rows, d, device='cuda', dtype=dtype))
+    def call(m, x, out):
+        if m.hint: hinted(out, x, False, m.hint)
+        else: fwd(out, x, False)
+        return out
+    ref = {'silu': silu_and_mul_reference, 'gelu': gelu_and_mul_reference, 'gelu_tanh': gelu_tanh_and_mul_reference}.get(act_name)
+    try:
+        return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(None, int(c['HINT'])), call, inputs, shapes=buckets,
+                          reference=None if ref is None else (lambda x, out: ref(x)), op=f'{act_name}_and_mul',
+                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain, **kwargs)
+    finally:
+        _tune.reload_db(); apply_tuned_act(act_name, mod)

@@ -17,10 +17,11 @@ from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, wri
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
-           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'resolve_pdl', 'rmsnorm_reference',
-           'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
-           'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
-           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases', 'norm_bucket', 'apply_tuned', 'tune_norm']
+           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'norm_bucket', 'resolve_pdl',
+           'rmsnorm_reference', 'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference',
+           'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
+           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
+           'call_boundary_bench_cases', 'apply_tuned', 'tune_norm']
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -352,23 +353,7 @@ from collections import namedtuple
 NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; the Gemma forms share their kernels
 NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
 # (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
-_DTYPE_CODE = {'float16': 0, 'bfloat16': 1, 'float32': 2}  # csrc/norm.cpp's dtype_code
-
-def norm_bucket(rows: int, d: int) -> str:
-    "The database key of a norm shape: rows rounded up to a power of two, the hidden size exactly (`'8x4096'`)."
-    if not (isinstance(rows, int) and isinstance(d, int) and rows > 0 and d > 0):
-        raise ValueError(f"rows and hidden size must be positive ints, got {rows!r}, {d!r}")
-    return f"{_tune.next_pow2(rows)}x{d}"
-
-def _tuned_entries(gpu: str):
-    "(op, dtype code, rows_log2, d, hint) for every norm entry of `gpu` in the merged database."
-    for (g, op, dt, bucket), e in _tune._load_merged().items():
-        if g != gpu or op not in NORM_TUNE_OPS or dt not in _DTYPE_CODE: continue
-        try:
-            rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config']['VPT'])
-        except (ValueError, KeyError, TypeError): continue   # not a norm key: never an error
-        if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
-            yield op, _DTYPE_CODE[dt], rows.bit_length() - 1, d, hint
+norm_bucket = _tune.row_bucket   # the database key of a norm shape: '8x4096' (rows to a power of two, hidden exact)
 
 def apply_tuned(mod=None, devices=None) -> int:
     """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
@@ -381,7 +366,7 @@ def apply_tuned(mod=None, devices=None) -> int:
         mod.norm_clear_tuned(i)
         gpu = _tune.gpu_name(i)
         if gpu is None: continue
-        for op, code, lg, d, hint in _tuned_entries(gpu):
+        for op, code, lg, d, hint in _tune.row_entries(gpu, NORM_TUNE_OPS, 'VPT'):
             mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint); n += 1
     _applied[0] = _tune.db_generation()
     return n

@@ -13,10 +13,10 @@ from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, wri
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
-__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags', 'config_tag',
-           'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry',
-           'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
-           'TuneResult', 'Tuner', 'tune']
+__all__ = ['DB_ENV', 'SHIPPED_DB', 'DTYPE_CODES', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags',
+           'config_tag', 'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db',
+           'write_db_entry', 'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db',
+           'row_bucket', 'row_entries', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -248,6 +248,26 @@ def merge_db(src, dst) -> int:
                 for b, e in buckets.items():
                     write_db_entry(dst, gpu, op, dt, b, e['config'], **{k: v for k, v in e.items() if k != 'config'}); n += 1
     return n
+
+# %% ../nbs/15_tune.ipynb #64ed3da6
+DTYPE_CODES = {'float16': 0, 'bfloat16': 1, 'float32': 2}   # the bindings' order (tuned_table.h)
+
+def row_bucket(rows: int, d: int) -> str:
+    "The database key of a row op's shape: rows rounded up to a power of two, the hidden size exact (`'8x4096'`)."
+    if not (isinstance(rows, int) and isinstance(d, int) and rows > 0 and d > 0):
+        raise ValueError(f"rows and hidden size must be positive ints, got {rows!r}, {d!r}")
+    return f"{next_pow2(rows)}x{d}"
+
+def row_entries(gpu: str, ops, key: str):
+    """`(op, dtype code, rows_log2, d, hint)` for every entry of `gpu` and an op in `ops` whose bucket is `ROWSxD`
+    and whose configuration has a positive int `key`: what a row op's binding table takes. Anything else in the
+    database (other ops, other keys, a hand-edited entry) is skipped, never an error."""
+    for (g, op, dt, bucket), e in _load_merged().items():
+        if g != gpu or op not in ops or dt not in DTYPE_CODES: continue
+        try: rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config'][key])
+        except (ValueError, KeyError, TypeError): continue
+        if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
+            yield op, DTYPE_CODES[dt], rows.bit_length() - 1, d, hint
 
 # %% ../nbs/15_tune.ipynb #t016
 def _first_line(e: BaseException | str) -> str:

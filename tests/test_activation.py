@@ -184,3 +184,58 @@ def test_act_enable_pdl_argument():
     for fn, _ in OPS.values(): assert inspect.signature(fn).parameters['enable_pdl'].default is None
     host = _render('silu', ACTIVATIONS['silu'])
     assert 'resolve_pdl(enable_pdl' in host and 'AnyView enable_pdl' in host   # the binding resolves None itself
+
+
+def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
+    # compile-only machines too: the table lives in the host TU
+    import importlib
+    A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41})
+    T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22})   # another activation's
+    T.reload_db()
+    monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
+    m = A.get_act_and_mul_module('silu')
+    try:
+        assert A.apply_tuned_act('silu', m, devices=[0]) == 1
+        assert [m.act_tuned_hint(0, 1, 14336, r) for r in (16, 17, 32, 33)] == [0, 41, 41, 0]
+        assert m.act_tuned_hint(0, 0, 14336, 32) == 0 and m.act_tuned_hint(0, 1, 14337, 32) == 0
+        with pytest.raises(ValueError, match='hint'): m.act_set_tuned(0, 1, 14336, 5, 0)
+        x, o = torch.randn(2, 8), torch.empty(2, 4)
+        with pytest.raises(ValueError, match='hint must be positive'): m.silu_and_mul_hint(o, x, False, 0)
+    finally:
+        m.act_clear_tuned(0); T.reload_db()
+    assert m.act_tuned_hint(0, 1, 14336, 32) == 0
+    with pytest.raises(ValueError, match='unknown activation'): A.tune_act('relu')
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('hint', [21, 22, 41, 42, 81, 82])
+def test_act_every_launch_choice_is_exact(hint):
+    import flashinfer_nb.activation as A
+    m = A.get_act_and_mul_module('silu')
+    for rows, d in [(1, 14336), (33, 4100), (300, 7170)]:     # decode, a width of 4-element vectors, 2-element vectors
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.bfloat16)
+        o = torch.full((rows, d), float('nan'), device='cuda', dtype=torch.bfloat16)
+        m.silu_and_mul_hint(o, x, False, hint)
+        torch.testing.assert_close(o, A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
+    with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 83)
+
+@pytest.mark.cuda
+def test_act_runs_tuned_entries(tmp_path, monkeypatch):
+    import importlib
+    A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'; gpu = torch.cuda.get_device_name(0)
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21})
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95})   # stale: the rule runs
+    T.reload_db()
+    m = A.get_act_and_mul_module('silu')
+    try:
+        assert A.apply_tuned_act('silu', m, devices=[0]) == 2 and m.act_tuned_hint(0, 1, 4096, 40) == 21
+        for rows in (40, 2):
+            x = torch.randn(rows, 8192, device='cuda', dtype=torch.bfloat16)
+            o = torch.full((rows, 4096), float('nan'), device='cuda', dtype=torch.bfloat16)
+            torch.testing.assert_close(A.silu_and_mul(x, out=o), A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
+    finally:
+        m.act_clear_tuned(0); T.reload_db()

@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(kThreads)
 // fell straight to single elements). pdl: programmatic dependent launch (sm_90+ only; the binding checks).
 template <typename T, typename Act>
 cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows, int d,
-                              bool pdl, cudaStream_t stream) {
+                              bool pdl, int hint, cudaStream_t stream) {
   using namespace act_detail;
   if (rows <= 0 || d <= 0) return cudaSuccess;
   if (rows > 0x7fffffff) return cudaErrorInvalidValue;
@@ -75,12 +75,18 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
+  // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread
+  const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
+  if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || (hint_per != 1 && hint_per != 2)))
+    return cudaErrorInvalidValue;
   int sms = 0;
-  const bool decode = get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  const int per = decode ? 1 : kMaxVec / vec;        // vectors per thread: 16 bytes of each operand
+  const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
+  const bool one = hint != 0 ? hint_per == 1 : decode;
+  const int per = one ? 1 : kMaxVec / vec;           // vectors per thread: 16 bytes of each operand
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
-  const int threads = static_cast<int>(std::min<int64_t>(kThreads, ceil_div(work, 32) * 32));
+  const int cap = hint != 0 ? hint_threads : kThreads;
+  const int threads = static_cast<int>(std::min<int64_t>(cap, ceil_div(work, 32) * 32));
   const dim3 grid(static_cast<unsigned>(rows), static_cast<unsigned>(ceil_div(work, threads)));
   if (grid.y > 65535) return cudaErrorInvalidValue;
   auto go = [&](auto vec_c) {
