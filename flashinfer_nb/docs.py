@@ -63,6 +63,8 @@ def _gpu_note(has_output: bool, ran_silent: bool = False) -> str:
 _WRITEFILE = re.compile(r'^%%writefile(?:\s+-a|\s+--append)?\s+(\S+)')
 _LEXERS = {'.cu': 'cuda', '.cuh': 'cuda', '.h': 'c++', '.hpp': 'c++', '.cc': 'c++', '.cpp': 'c++', '.cxx': 'c++', '.c': 'c'}
 
+_CELL_MAGIC = re.compile(r'^%%cuda_kernel\b')   # a cell of CUDA source: myst-nb would lex it as Python
+
 def source_lexer_cell(body: str):
     "A markdown cell showing `body` in its file's language when it is a `%%writefile` of C/C++/CUDA (myst-nb lexes every code cell as Python), else None."
     import nbformat
@@ -94,6 +96,9 @@ def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: 
             if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(
                 _gpu_note(bool(cell.get('outputs')), cell.get('metadata', {}).get('flashinfer_nb', {}).get('gpu_output') == 'none')))
             if (as_src := source_lexer_cell(body)) is not None: cells.append(as_src); continue   # its output says only 'Writing …'
+            if _CELL_MAGIC.match(body):   # %%cuda_kernel: the source shown as CUDA, then the report (input hidden)
+                cells.append(nbformat.v4.new_markdown_cell(f"````cuda\n{body}\n````"))
+                cell.metadata.setdefault('tags', []).append('remove-input')
             cell.source, cell.execution_count = body, None
             for o in cell.get('outputs', []):
                 if 'execution_count' in o: o['execution_count'] = None

@@ -108,6 +108,18 @@ def test_writefile_cells_are_shown_in_their_language(tmp_path):
     assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%writefile {d}/k.cuh\n#include'), cells[0]
     assert [c.cell_type for c in cells[1:]] == ['code', 'code']   # Python, and a text file: code cells as before
 
+def test_cuda_kernel_cells_are_shown_as_cuda_with_their_report(tmp_path):
+    src = _nb(tmp_path/'k.ipynb', "%%cuda_kernel k\n__global__ void k(float* x) { x[0] = x[1] > 0 ? 1.f : 2.f; }", 'print(1)')
+    nb = nbformat.read(src, as_version=4)
+    nb.cells[0].outputs = [nbformat.v4.new_output('stream', name='stdout', text='compiled k')]
+    nbformat.write(nb, src)
+    stage_notebook(src, tmp_path/'out'/'k.ipynb', execute=False)
+    cells = nbformat.read(tmp_path/'out'/'k.ipynb', as_version=4).cells
+    # the source as a CUDA block (Pygments' Python lexer failed on `?` and warned), then the cell with its report only
+    assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%cuda_kernel k\n__global__'), cells[0]
+    assert cells[1].cell_type == 'code' and cells[1].metadata['tags'] == ['remove-input'] and cells[1].outputs[0]['text'] == 'compiled k'
+    assert cells[2].cell_type == 'code' and 'tags' not in cells[2].metadata
+
 def test_benchmarks_page_lists_each_result_once(tmp_path):
     res = tmp_path/'results'; res.mkdir()
     (res/'gpu_op.csv').write_text('n,dtype,mine_tbps\n1024,bf16,1.5\n2048,bf16,2.5\n')
