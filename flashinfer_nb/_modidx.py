@@ -950,6 +950,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'flashinfer_nb.tune.current_gpu': ('tune.html#current_gpu', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.db_generation': ('tune.html#db_generation', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.dtype_name': ('tune.html#dtype_name', 'flashinfer_nb/tune.py'),
+                                    'flashinfer_nb.tune.fill_row_table': ('tune.html#fill_row_table', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.gpu_name': ('tune.html#gpu_name', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.lookup': ('tune.html#lookup', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.make_cases': ('tune.html#make_cases', 'flashinfer_nb/tune.py'),

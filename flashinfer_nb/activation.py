@@ -245,13 +245,8 @@ def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
     it loads the module."""
     mod = mod if mod is not None else get_act_and_mul_module(act_name)
     if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
-    n = 0
-    for i in devices:
-        mod.act_clear_tuned(i)
-        gpu = _tune.gpu_name(i)
-        if gpu is None: continue
-        for _, code, lg, d, hint in _tune.row_entries(gpu, (f'{act_name}_and_mul',), 'HINT'):
-            mod.act_set_tuned(i, code, d, lg, hint); n += 1
+    n = _tune.fill_row_table((f'{act_name}_and_mul',), 'HINT', mod.act_clear_tuned,
+                             lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices)
     _act_applied[act_name] = _tune.db_generation()
     return n
 

@@ -361,13 +361,8 @@ def apply_tuned(mod=None, devices=None) -> int:
     module; call it again after editing the database by hand (`tune.reload_db()` first)."""
     mod = mod if mod is not None else get_norm_module()
     if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
-    n = 0
-    for i in devices:
-        mod.norm_clear_tuned(i)
-        gpu = _tune.gpu_name(i)
-        if gpu is None: continue
-        for op, code, lg, d, hint in _tune.row_entries(gpu, NORM_TUNE_OPS, 'VPT'):
-            mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint); n += 1
+    n = _tune.fill_row_table(NORM_TUNE_OPS, 'VPT', mod.norm_clear_tuned, lambda i, op, code, lg, d, hint:
+                             mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices)
     _applied[0] = _tune.db_generation()
     return n
 

@@ -16,7 +16,7 @@ from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 __all__ = ['DB_ENV', 'SHIPPED_DB', 'DTYPE_CODES', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags',
            'config_tag', 'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db',
            'write_db_entry', 'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db',
-           'row_bucket', 'row_entries', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
+           'row_bucket', 'row_entries', 'fill_row_table', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -268,6 +268,18 @@ def row_entries(gpu: str, ops, key: str):
         except (ValueError, KeyError, TypeError): continue
         if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
             yield op, DTYPE_CODES[dt], rows.bit_length() - 1, d, hint
+
+def fill_row_table(ops, key: str, clear, add, devices) -> int:
+    """Fill a row op's binding table from the database: for each device index in `devices`, `clear(i)`, then
+    `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of that device's GPU. Returns the
+    number added. The norm and activation ops call this when their module loads."""
+    n = 0
+    for i in devices:
+        clear(i)
+        if (gpu := gpu_name(i)) is None: continue
+        for op, code, lg, d, hint in row_entries(gpu, ops, key): add(i, op, code, lg, d, hint); n += 1
+    return n
+
 
 # %% ../nbs/15_tune.ipynb #t016
 def _first_line(e: BaseException | str) -> str:
