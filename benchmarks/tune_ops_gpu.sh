@@ -37,7 +37,7 @@ print(f"{'op':<18} {'dtype':<9} {'shape':>11} {'tuned':>6} {'before':>8} {'after
 for dt in (torch.bfloat16, torch.float16):
     for op in ('rmsnorm', 'fused_add_rmsnorm'):
         for rows, d in shapes:
-            cfg = T.lookup(op, dt, N.norm_bucket(rows, d))
+            cfg = T.lookup(op, dt, T.row_bucket(rows, d))
             if cfg is None or not cfg.get("VPT"): continue
             x = torch.randn(rows, d, device='cuda', dtype=dt); w = torch.randn(d, device='cuda', dtype=dt)
             r = torch.randn_like(x); o = torch.empty_like(x); v = cfg['VPT']

@@ -17,11 +17,10 @@ from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, wri
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
-           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'norm_bucket', 'resolve_pdl',
-           'rmsnorm_reference', 'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference',
-           'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
-           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
-           'call_boundary_bench_cases', 'apply_tuned', 'tune_norm']
+           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'resolve_pdl', 'rmsnorm_reference',
+           'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
+           'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
+           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases', 'apply_tuned', 'tune_norm']
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -353,8 +352,6 @@ from collections import namedtuple
 NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; the Gemma forms share their kernels
 NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
 # (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
-norm_bucket = _tune.row_bucket   # the database key of a norm shape: '8x4096' (rows to a power of two, hidden exact)
-
 def apply_tuned(mod=None, devices=None) -> int:
     """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
     its GPU's entries, the previous ones cleared. Returns the entries set. The op calls this when it loads the
@@ -377,7 +374,7 @@ def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=t
     must beat the built-in rule by `min_gain` (3 %) to be recorded. Options as `tune.tune` (rounds, repeat_ms, db,
     csv, time_budget_s...)."""
     shapes = [tuple(s) for s in shapes]
-    buckets = [norm_bucket(r, d) for r, d in shapes]
+    buckets = [_tune.row_bucket(r, d) for r, d in shapes]   # '8x4096': rows to a power of two, hidden exact
     if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
     mod = get_norm_module()
     dev = torch.cuda.current_device()
