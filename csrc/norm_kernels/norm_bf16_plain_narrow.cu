@@ -1,5 +1,3 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-template cudaError_t flashinfer_nb::norm_detail::dispatch<nv_bfloat16, 2, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-template cudaError_t flashinfer_nb::norm_detail::dispatch<nv_bfloat16, 1, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
+// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): vector widths 2, 1 in one TU.
+#include "norm_bf16_plain_v2.cu"
+#include "norm_bf16_plain_v1.cu"

@@ -1,7 +1,3 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-extern template cudaError_t flashinfer_nb::norm_detail::dispatch<half, 2, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-extern template cudaError_t flashinfer_nb::norm_detail::dispatch<half, 1, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-template cudaError_t flashinfer_nb::RMSNormLauncher<half, false>(
-    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);
+// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): vector widths 8, 4 in one TU.
+#include "norm_f16_plain_v8.cu"
+#include "norm_f16_plain_v4.cu"

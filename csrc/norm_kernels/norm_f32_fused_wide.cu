@@ -1,6 +1,3 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-extern template cudaError_t flashinfer_nb::norm_detail::dispatch<float, 1, true>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-template cudaError_t flashinfer_nb::RMSNormLauncher<float, true>(
-    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);
+// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): vector widths 4, 2 in one TU.
+#include "norm_f32_fused_v4.cu"
+#include "norm_f32_fused_v2.cu"

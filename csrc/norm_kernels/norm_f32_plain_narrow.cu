@@ -1,4 +1,2 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-template cudaError_t flashinfer_nb::norm_detail::dispatch<float, 1, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
+// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): vector widths 1 in one TU.
+#include "norm_f32_plain_v1.cu"
