@@ -5,7 +5,8 @@
 #   .ci/gpu.sh PART [PART...]  only those (make test-gpu PART=pytest-ops)
 # Parts: env, pytest-ops, pytest-tools, nbs-core, nbs-ops, nbs-tools, nbval-core, nbval-ops, nbval-tools, sanitize, bench
 # and, only when named (it rewrites notebooks): record (= record-core record-ops record-tools) executes the notebooks and
-# writes their GPU cells' outputs back into nbs/ (python -m flashinfer_nb.docs record-gpu), copies in $OUT/recorded/;
+# writes their GPU cells' outputs back into nbs/ (python -m flashinfer_nb.docs record-gpu), copies in $OUT/recorded/
+# (and $OUT/recorded.tgz);
 # commit them, then `python -m flashinfer_nb.docs check-gpu-outputs` (any machine) lists the GPU cells still without one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,9 @@ part() {
     record-core|record-ops|record-tools)
       local layer; case $1 in record-core) layer=$NB_CORE ;; record-ops) layer=$NB_OPS ;; *) layer=$NB_TOOLS ;; esac
       local nbs; nbs=$($PY -c "import sys; from flashinfer_nb.docs import gpu_cells; print(' '.join(p for p in sys.argv[1:] if gpu_cells(p)))" $(nbs_in "$layer"))
-      if [ -n "$nbs" ]; then step "$1" $PY -m flashinfer_nb.docs record-gpu --copy-to "$OUT/recorded" $nbs; else echo "=== $1: no GPU cells"; fi ;;
+      if [ -n "$nbs" ]; then step "$1" $PY -m flashinfer_nb.docs record-gpu --copy-to "$OUT/recorded" $nbs; else echo "=== $1: no GPU cells"; fi
+      # one archive: a remote runner may bring back only a few files (the device tool: 8)
+      tar czf "$OUT/recorded.tgz" -C "$OUT" recorded ;;
     bench) step bench bash -c "$PY benchmarks/bench_scale.py --csv $OUT/scale.csv &&
              $PY benchmarks/flashinfer_nb_benchmark.py --routine all --refcheck --output-path $OUT/bench_all.csv --plot $OUT/bench_all.png" ;;
     *) echo "unknown part '$1'; parts: ${ALL[*]}" >&2; exit 2 ;;

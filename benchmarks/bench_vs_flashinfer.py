@@ -93,9 +93,9 @@ def call_boundary(fi_norm):
     m = get_norm_module()
     x = torch.randn(1, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
     o = torch.empty_like(x)
-    fns = {'ours rmsnorm (checks on)': lambda: rmsnorm(x, w, 1e-6, out=o),
-           'ours rmsnorm skip_check': lambda: rmsnorm(x, w, 1e-6, out=o, skip_check=True),
-           'ours module function': lambda: m.rmsnorm(o, x, w, 1e-6, 0.0, 0),
+    fns = {'ours rmsnorm (checks on)': lambda: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False),
+           'ours rmsnorm skip_check': lambda: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
+           'ours module function': lambda: m.rmsnorm(o, x, w, 1e-6, 0.0, 0, False),
            'FlashInfer module function': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False),
            'torch F.rms_norm': lambda: F.rms_norm(x, (4096,), w, 1e-6)}
     per = {k: [] for k in fns}
@@ -103,6 +103,59 @@ def call_boundary(fi_norm):
         for k, f in fns.items(): per[k].append(host_us(f))
     return [f"host us per call, 1x4096 bf16, out= given (median of 31 x 2000 calls, median of 3 interleaved rounds):"] + \
            [f"  {k:<28} {statistics.median(v):6.2f}" for k, v in per.items()]
+
+
+def pdl_chain(fi_norm, fi_act, rows_list, flush, n, rounds, h=4096, inter=14336, dt=torch.bfloat16, per_graph=20):
+    """Programmatic dependent launch (issue 19, goal 3): fused_add_rmsnorm -> silu_and_mul -> rmsnorm back to back
+    in one stream, ours and FlashInfer's, PDL off and on. Plain stream: CUDA events around the chain, L2 flushed
+    before it. Graph: `per_graph` chains captured in one CUDA graph, events around a replay, divided by `per_graph`
+    (L2 warm: the inputs stay resident)."""
+    lines = [f"PDL chain fused_add_rmsnorm({h}) -> silu_and_mul({inter}) -> rmsnorm({h}), {str(dt)[6:]}, us per chain "
+             f"(stream: median of {n} after an L2 flush; graph: {per_graph} chains per replay, L2 warm; median of {rounds} "
+             "interleaved rounds)",
+             f"{'rows':>5} {'ours off':>9} {'ours on':>9} {'FI off':>9} {'FI on':>9} | {'g ours off':>10} {'g ours on':>10} "
+             f"{'g FI off':>10} {'g FI on':>10}"]
+    for rows in rows_list:
+        x, r = torch.randn(rows, h, device='cuda', dtype=dt), torch.randn(rows, h, device='cuda', dtype=dt)
+        w = torch.randn(h, device='cuda', dtype=dt)
+        gu = torch.randn(rows, 2 * inter, device='cuda', dtype=dt); act = torch.empty(rows, inter, device='cuda', dtype=dt)
+        y = torch.empty_like(x)
+        def ours(pdl):
+            fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True)
+            silu_and_mul(gu, out=act, enable_pdl=pdl, skip_check=True)
+            rmsnorm(x, w, 1e-6, out=y, enable_pdl=pdl, skip_check=True)
+        def fi(pdl):
+            fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, pdl); fi_act.silu_and_mul(act, gu, pdl); fi_norm.rmsnorm(y, x, w, 1e-6, pdl)
+        fns = {'ours off': lambda: ours(False), 'ours on': lambda: ours(True), 'FI off': lambda: fi(False), 'FI on': lambda: fi(True)}
+        # the results agree with PDL on and off (same kernels, same order)
+        res = {}
+        for k, f in fns.items():
+            x.copy_(r[:, :1].expand_as(x) * 0 + torch.arange(h, device='cuda', dtype=dt) / h); r.fill_(0.5)
+            f(); torch.cuda.synchronize(); res[k] = (x.clone(), act.clone(), y.clone())
+        for k in ('ours on', 'FI on'):
+            assert all(torch.equal(a, b) for a, b in zip(res[k], res[k.replace('on', 'off')])), f"{rows} rows: {k} differs from off"
+        graphs = {}
+        for k, f in fns.items():
+            f(); torch.cuda.synchronize()
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                for _ in range(per_graph): f()
+            graphs[k] = g
+        def graph_us(g):
+            ts = []
+            for _ in range(n):
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record(); g.replay(); e.record(); e.synchronize()
+                ts.append(s.elapsed_time(e) * 1e3 / per_graph)
+            return statistics.median(ts)
+        per = {k: [] for k in fns}; gper = {k: [] for k in fns}
+        for _ in range(rounds):
+            for k, f in fns.items():
+                per[k].append(time_one(f, flush, n)); gper[k].append(graph_us(graphs[k]))
+        med = {k: statistics.median(v) for k, v in per.items()}; gmed = {k: statistics.median(v) for k, v in gper.items()}
+        lines.append(f"{rows:>5} " + ' '.join(f"{med[k]:9.2f}" for k in fns) + ' | ' + ' '.join(f"{gmed[k]:10.2f}" for k in fns))
+        print(lines[-1], flush=True)
+    return lines
 
 
 def main():
@@ -115,6 +168,9 @@ def main():
     ap.add_argument('--rows', nargs='+', type=int, help='row counts (default: 1 ... 8192)')
     ap.add_argument('--inter', nargs='+', type=int, help='silu_and_mul output widths d (default: 8960 ... 7170)')
     ap.add_argument('--no-host', action='store_true', help='skip the host-time-per-call section')
+    ap.add_argument('--pdl-chain', nargs='+', type=int, metavar='ROWS',
+                    help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
+    ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
     a = ap.parse_args()
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_act = fi_modules(root)
@@ -123,32 +179,35 @@ def main():
     rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
     inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
     cases = []
-    for dt in a.dtypes:
+    for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)
         for h in hiddens:
             w = torch.randn(h, device='cuda', dtype=dtype)
             for rows in rows_list:
                 x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
                 cases.append((f"rmsnorm {rows}x{h} {dt}", {
-                    'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, skip_check=True),
+                    'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
                     'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False),
                     'torch': lambda x=x, w=w, h=h: F.rms_norm(x, (h,), w, 1e-6)}))
                 cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", {
-                    'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, skip_check=True),
+                    'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
                     'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}))
         for d in inter:
             for rows in rows_list:
                 x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
                 cases.append((f"silu_and_mul {rows}x{d} {dt}", {
-                    'ours': lambda x=x, o=o: silu_and_mul(x, out=o, skip_check=True),
+                    'ours': lambda x=x, o=o: silu_and_mul(x, out=o, enable_pdl=False, skip_check=True),
                     'flashinfer': lambda x=x, o=o: fi_act.silu_and_mul(o, x, False),
                     'torch': lambda x=x, d=d: F.silu(x[:, :d]) * x[:, d:]}))
     res = compare(cases, flush, a.n, a.rounds)
-    lines = [f"{torch.cuda.get_device_name()}; torch {torch.__version__}; FlashInfer 0.7.2.post1 kernels from {root}",
-             f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved rounds",
-             f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
+    lines = [f"{torch.cuda.get_device_name()}; torch {torch.__version__}; FlashInfer 0.7.2.post1 kernels from {root}"]
+    if cases:
+        lines += [f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved "
+                  "rounds; PDL off for both",
+                  f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
     for label, t in res:
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}")
+    if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_act, a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)
     print(text)

@@ -8,8 +8,9 @@ PY=${PYTHON:-python3}
 B="$PY benchmarks/flashinfer_nb_benchmark.py --routine scale --backends flashinfer_nb torch --dtype float16 --log2-sizes 20 24 28"
 step() { echo; echo "=== $*"; }
 step "NVML"; $PY -c "import pynvml; pynvml.nvmlInit(); print('pynvml ok, driver', pynvml.nvmlSystemGetDriverVersion())" || echo "pynvml MISSING: conditions will read 'unknown'"
-step "CPU+GPU tests of benchstats and the CLI"
-$PY -m pytest -q -p no:cacheprovider tests/test_benchstats.py tests/test_bench.py tests/test_testing.py 2>&1 | tail -3
+step "CPU+GPU tests of benchstats and the CLI (includes test_self_comparison_19_of_20_on_gpu, ~20 s)"
+$PY -m pytest -q -p no:cacheprovider -rs tests/test_benchstats.py tests/test_bench.py tests/test_testing.py -k "not self_comparison" 2>&1 | tail -4
+$PY -m pytest -q -p no:cacheprovider -s tests/test_benchstats.py -k self_comparison 2>&1 | grep -E "self-comparison|passed|failed" | tee "$OUT/selftest.txt"
 step "run 1 -> $OUT/r1.csv (conditions line above the table, warnings under it)"
 $B --output-path "$OUT/r1.csv" 2>&1 | tee "$OUT/run1.txt"
 step "run 2 against run 1 (--baseline): a verdict per case, expected SAME (or UNSURE at 2^20), never FASTER/SLOWER"
@@ -31,6 +32,11 @@ print(conditions_line(rs[0].conditions))
 print(sum(r.verdict == 'SAME' for r in rs), 'of 20 SAME; ratios', [f"{r.ratio:.3f}" for r in rs])
 print(compare(lambda x: x * 2.0, f, (x,), names=('torch x*2', 'scale'), repeat_time_ms=20))
 PY
+step "roofline of the library's ops through the CLI (--roofline) -> $OUT/ops_roofline.png, rows in $OUT/ops_roofline.csv"
+$PY benchmarks/flashinfer_nb_benchmark.py --routine scale rmsnorm fused_add_rmsnorm silu_and_mul gelu_and_mul gelu_tanh_and_mul \
+    --dtype bfloat16 --log2-sizes 24 28 --rmsnorm-shapes 32x4096 8192x4096 --fused-add-rmsnorm-shapes 32x4096 8192x4096 \
+    --silu-shapes 32x28672 8192x28672 --gelu-shapes 8192x28672 --gelu-tanh-shapes 8192x28672 --refcheck \
+    --roofline "$OUT/ops_roofline.png" --output-path "$OUT/ops_roofline.csv" 2>&1 | tee "$OUT/ops_roofline.txt"
 step "roofline: copy ceiling, bf16 matmul peak, scale fp16 at 2^24 and a 4096 bf16 matmul -> $OUT/roofline.png"
 $PY - <<'PY' 2>&1 | tee "$OUT/roofline.txt"
 import os, torch

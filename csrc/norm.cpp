@@ -8,6 +8,8 @@
 // O(ndim) integer compares on the DLPack headers.
 #include <flashinfer_nb/norm_launch.h>  // declarations only: the kernels build in their own nvcc TUs
 
+#include <flashinfer_nb/tuned_table.h>
+
 #include "tvm_ffi_utils.h"
 
 namespace {
@@ -56,14 +58,23 @@ void check_device(TensorView input) {
     TVM_FFI_THROW(ValueError) << "the device's compute capability is not supported by the norm ops";
 }
 
+// Tuned launch configurations (issue 18, include/flashinfer_nb/tuned_table.h): variant 1 = fused. A call with
+// vpt_hint 0 (the op's default) uses the entry for its shape, if any; an entry the kernel refuses
+// (cudaErrorInvalidValue) falls back to the built-in rule.
+flashinfer_nb::TunedTable g_tuned;
+
 template <bool kFused>
 void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType dtype, int64_t vpt_hint,
          const char* what) {
   if (p.rows == 0 || p.d == 0) return;
   tvm::ffi::CUDADeviceGuard guard(device.device_id);
   const cudaStream_t stream = flashinfer_nb::get_stream(device);
+  const int tuned = vpt_hint == 0 ? g_tuned.lookup(device.device_id, flashinfer_nb::TunedTable::dtype_code(dtype), kFused,
+                                                   p.d, p.rows) : 0;
   DISPATCH_FLOAT_DTYPE(dtype, c_type, [&] {
-    cudaError_t st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, static_cast<int>(vpt_hint), stream);
+    cudaError_t st = cudaErrorInvalidValue;
+    if (tuned != 0) st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, tuned, stream);
+    if (st == cudaErrorInvalidValue) st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, static_cast<int>(vpt_hint), stream);
     if (st == cudaErrorInvalidValue)
       TVM_FFI_THROW(ValueError) << what << ": hidden size " << p.d
                                 << " is too large (at most 32768 for 16-byte-aligned rows, else 16384)";
@@ -88,8 +99,9 @@ flashinfer_nb::norm_detail::NormParams params(TensorView input, const RowsView& 
 }  // namespace
 
 // out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (..., d).
+// enable_pdl: None (programmatic dependent launch where the device has it, sm_90+), True or False.
 void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyView eps, double weight_bias,
-             int64_t vpt_hint) {
+             int64_t vpt_hint, tvm::ffi::AnyView enable_pdl) {
   const RowsView ri = check_rows(input, "input");
   const RowsView ro = check_rows(out, "out");
   check_same(out, "out", input);
@@ -100,6 +112,7 @@ void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyV
   if (flashinfer_nb::overlap(out, ro, input, ri) == 'p')
     TVM_FFI_THROW(ValueError) << "out partially overlaps input; pass input itself (in place) or a separate tensor";
   auto p = params(input, ri, weight, e, weight_bias);
+  p.pdl = flashinfer_nb::resolve_pdl(enable_pdl, input.device().device_id);
   p.out = flashinfer_nb::data_ptr<void>(out);
   p.out_stride = ro.stride;
   run<false>(p, input.device(), input.dtype(), vpt_hint, "rmsnorm");
@@ -107,7 +120,7 @@ void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyV
 
 // In place: residual += input; input = rmsnorm(residual) with (weight + weight_bias).
 void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight, tvm::ffi::AnyView eps,
-                       double weight_bias, int64_t vpt_hint) {
+                       double weight_bias, int64_t vpt_hint, tvm::ffi::AnyView enable_pdl) {
   const RowsView ri = check_rows(input, "input");
   const RowsView rr = check_rows(residual, "residual");
   check_same(residual, "residual", input);
@@ -117,9 +130,24 @@ void fused_add_rmsnorm(TensorView input, TensorView residual, TensorView weight,
   if (flashinfer_nb::overlap(input, ri, residual, rr) != 'n')
     TVM_FFI_THROW(ValueError) << "input and residual must not overlap: both are written";
   auto p = params(input, ri, weight, e, weight_bias);
+  p.pdl = flashinfer_nb::resolve_pdl(enable_pdl, input.device().device_id);
   p.out = flashinfer_nb::data_ptr<void>(input);
   p.out_stride = ri.stride;
   p.residual = flashinfer_nb::data_ptr<void>(residual);
   p.res_stride = rr.stride;
   run<true>(p, input.device(), input.dtype(), vpt_hint, "fused_add_rmsnorm");
+}
+
+// The tuned-configuration table: add one entry, or clear a device's entries.
+void norm_set_tuned(int64_t device, int64_t dtype, bool fused, int64_t d, int64_t rows_log2, int64_t hint) {
+  if (const char* err = g_tuned.set(device, dtype, fused, d, rows_log2, hint)) TVM_FFI_THROW(ValueError) << err;
+}
+
+void norm_clear_tuned(int64_t device) {
+  if (const char* err = g_tuned.clear(device)) TVM_FFI_THROW(ValueError) << err;
+}
+
+// The hint a call with vpt_hint 0 would use for this shape (0: the built-in rule), for tests and `explain`.
+int64_t norm_tuned_hint(int64_t device, int64_t dtype, bool fused, int64_t d, int64_t rows) {
+  return g_tuned.lookup(static_cast<int>(device), static_cast<int>(dtype), fused, d, rows);
 }

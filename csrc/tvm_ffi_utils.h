@@ -206,23 +206,48 @@ inline char overlap(TensorView a, const RowsView& ra, TensorView b, const RowsVi
   return a0 == b0 && ra.stride == rb.stride ? 's' : 'p';
 }
 
-// Compute capabilities the ops list in Python (`_CCS` in nbs/11_norm.ipynb, nbs/12_activation.ipynb), cached
-// per device: one attribute query per device per process.
-inline bool supported_cc(int device_id) {
+// Compute capability (major * 10 + minor) of a device, cached per device: one attribute query per device per
+// process; 0 when it cannot be read.
+inline int device_cc(int device_id) {
   constexpr int kMaxDevices = 64;
-  static int cache[kMaxDevices] = {0};  // 0 unknown, 1 supported, 2 not
-  if (device_id < 0 || device_id >= kMaxDevices) return false;
+  static int cache[kMaxDevices] = {0};
+  if (device_id < 0 || device_id >= kMaxDevices) return 0;
   if (cache[device_id] == 0) {
     int major = 0, minor = 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device_id) != cudaSuccess ||
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device_id) != cudaSuccess)
-      return false;
-    const int cc = major * 10 + minor;
-    bool ok = false;
-    for (int c : {75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121}) ok = ok || c == cc;
-    cache[device_id] = ok ? 1 : 2;
+      return 0;
+    cache[device_id] = major * 10 + minor;
   }
-  return cache[device_id] == 1;
+  return cache[device_id];
 }
+
+// Compute capabilities the ops list in Python (`_CCS` in nbs/11_norm.ipynb, nbs/12_activation.ipynb).
+inline bool supported_cc(int device_id) {
+  const int cc = device_cc(device_id);
+  for (int c : {75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121})
+    if (c == cc) return true;
+  return false;
+}
+
+#ifndef FLASHINFER_NB_FFI_LITE
+// The `enable_pdl` argument of the ops, as FlashInfer takes it: None -> programmatic dependent launch on
+// where the device supports it (compute capability 9.0 and up), True/False -> on/off. True on an older
+// device is refused (the launch attribute and the griddepcontrol instructions exist from sm_90 on), so is
+// anything but None or a bool. The Python ops check the same (`resolve_pdl` in nbs/11_norm.ipynb).
+inline bool resolve_pdl(tvm::ffi::AnyView enable_pdl, int device_id) {
+  const int32_t ti = enable_pdl.type_index();
+  if (ti == tvm::ffi::TypeIndex::kTVMFFINone) return device_cc(device_id) >= 90;
+  if (ti != tvm::ffi::TypeIndex::kTVMFFIBool)
+    TVM_FFI_THROW(TypeError) << "enable_pdl must be None, True or False, got " << enable_pdl.GetTypeKey();
+  const bool on = enable_pdl.cast<bool>();
+  const int cc = device_cc(device_id);
+  if (on && cc < 90)
+    TVM_FFI_THROW(ValueError) << "enable_pdl=True needs compute capability 9.0 or newer (programmatic dependent "
+                              << "launch), but the device has " << cc / 10 << "." << cc % 10
+                              << "; pass enable_pdl=None (on where supported) or False";
+  return on;
+}
+#endif
 
 }  // namespace flashinfer_nb

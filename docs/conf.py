@@ -63,3 +63,7 @@ def _notebook_docstrings(app, what, name, obj, options, lines):
 
 def setup(app):
     app.connect('autodoc-process-docstring', _notebook_docstrings)
+
+# Wide outputs scroll instead of being clipped; table cells get padding (docs/_static/fnb.css).
+html_static_path = ['_static']
+html_css_files = ['fnb.css']

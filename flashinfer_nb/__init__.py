@@ -43,5 +43,5 @@ if __name__ == 'flashinfer_nb': _sys.modules[__name__].__class__ = _Package   # 
 
 def load_ipython_extension(ip):
     "`%load_ext flashinfer_nb`: register the CUDA magics (imported here, so `import flashinfer_nb` stays cheap)."
-    from flashinfer_nb.magics import load_ipython_extension as _load
+    from flashinfer_nb.magics_common import load_ipython_extension as _load
     _load(ip)

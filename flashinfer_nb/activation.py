@@ -12,18 +12,19 @@ from .utils import backend_requirement, supported_compute_capability, check_tens
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor
 from .aot import register_aot
+from .norm import _check_pdl   # enable_pdl: FlashInfer's convention, one rule for every op
 from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mul_module   # the JIT generator, below
 
 # %% auto #0
-__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'silu_and_mul_reference',
-           'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul',
-           'decode_step_bench_cases']
+__all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS', 'ACT_HINT_CHOICES',
+           'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
+           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'apply_tuned_act', 'tune_act']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
 @supported_compute_capability([75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121])   # = `supported_cc` in csrc/tvm_ffi_utils.h
-def _check_act_and_mul(input, out=None):
+def _check_act_and_mul(input, out=None, enable_pdl=None):
     check_tensor('input', input, dtypes=ACT_DTYPES, contiguous=False, last_dim_contiguous=True)
     if input.dim() == 0: raise ValueError("input must have at least one dimension (..., 2 * d), got a 0-d tensor")
     if input.shape[-1] % 2: raise ValueError(f"input's last dimension must be even (2 * d), got {input.shape[-1]}")
@@ -35,28 +36,31 @@ def _check_act_and_mul(input, out=None):
         if out.device != input.device: raise ValueError(f"out is on {out.device}, expected {input.device}")
         if memory_overlap(out, input) != 'none':
             raise ValueError("out must not overlap input (the kernel reads the halves of a row while writing out)")
+    _check_pdl(enable_pdl, input)
 
 # The call boundary (issue 19), as in nbs/11_norm.ipynb: the binding (csrc/act_and_mul.jinja) checks every
 # input the Python checks refuse and raises before launching; only then do the Python checks run, for their
 # clearer error. `_fns` holds each loaded module function once a first, checked call has loaded it.
 _fns: dict = {}
 
-def _act_slow(op, act_name, input, out, skip_check):
-    if not skip_check: op.check(input, out)
+def _act_slow(op, act_name, input, out, skip_check, enable_pdl):
+    if not skip_check: op.check(input, out, enable_pdl)
     if out is None: out = torch.empty((*input.shape[:-1], input.shape[-1] // 2), dtype=input.dtype, device=input.device)
     if out.numel():
-        f = _fns[act_name] = getattr(get_act_and_mul_module(act_name), f'{act_name}_and_mul')
-        f(as_rows(out, 'out'), as_rows(input, 'input'))
+        m = get_act_and_mul_module(act_name)
+        if _act_applied.get(act_name) != _tune.db_generation(): apply_tuned_act(act_name, m)   # tuned table (below)
+        f = _fns[act_name] = getattr(m, f'{act_name}_and_mul')
+        f(as_rows(out, 'out'), as_rows(input, 'input'), enable_pdl)
     return out
 
-def _act_and_mul(op, act_name, input, out, skip_check):
+def _act_and_mul(op, act_name, input, out, skip_check, enable_pdl):
     if (f := _fns.get(act_name)) is not None:
         try:
             o = input.new_empty((*input.shape[:-1], input.shape[-1] // 2)) if out is None else out
-            f(o, input)
+            f(o, input, enable_pdl)
             return o
         except Exception: pass
-    return _act_slow(op, act_name, input, out, skip_check)
+    return _act_slow(op, act_name, input, out, skip_check, enable_pdl)
 
 _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
 
@@ -67,6 +71,11 @@ _DOC = """``{f}(input[..., :d]) * input[..., d:]``{extra}
         (rows may be strided): the gate half, then the up half.
     out : torch.Tensor, optional
         Destination ``(..., d)`` of the same dtype and device; allocated when omitted. Must not overlap `input`.
+    enable_pdl : bool, optional
+        Programmatic dependent launch (sm_90+): the kernel may start while the kernel before it in the stream
+        finishes, and waits on the device for that kernel's results before it reads or writes anything.
+        ``None`` (default) turns it on where the device supports it (compute capability 9.0 and up), as
+        FlashInfer does; ``True`` on an older device raises ValueError. Works inside CUDA graph capture.
     skip_check : bool
         Skip the Python checks (the binding's own checks run either way).
 
@@ -114,18 +123,21 @@ gelu_tanh_and_mul_trace = _act_trace('gelu_tanh', gelu_tanh_and_mul_reference)
 # %% ../nbs/12_activation.ipynb #4faa9084
 @flashinfer_api(trace=silu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check)
+def silu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                 skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(silu_and_mul, 'silu', input, out, skip_check, enable_pdl)
 
 @flashinfer_api(trace=gelu_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check)
+def gelu_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                 skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_and_mul, 'gelu', input, out, skip_check, enable_pdl)
 
 @flashinfer_api(trace=gelu_tanh_and_mul_trace)
 @backend_requirement({}, common_check=_check_act_and_mul, checks_in_op=True)
-def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, skip_check: bool = False) -> torch.Tensor:
-    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check)
+def gelu_tanh_and_mul(input: torch.Tensor, out: torch.Tensor | None = None, enable_pdl: bool | None = None,
+                      skip_check: bool = False) -> torch.Tensor:
+    return _act_and_mul(gelu_tanh_and_mul, 'gelu_tanh', input, out, skip_check, enable_pdl)
 
 silu_and_mul.__doc__ = _DOC.format(f='silu', name='silu_and_mul', extra=', with ``silu(a) = a * sigmoid(a)``.')
 gelu_and_mul.__doc__ = _DOC.format(f='gelu', name='gelu_and_mul', extra=', with the exact (erf) GELU.')
@@ -139,7 +151,13 @@ def _act_inputs(rows: int, d2: int, dtype: str) -> dict:
     x = torch.randn(rows, d2, device='cuda', dtype=getattr(torch, dtype))
     return dict(input=x, out=torch.empty(rows, d2 // 2, device='cuda', dtype=x.dtype))
 
-def _act_cases(args, shapes):
+# FLOPs per output element, counted in the CUDA body (`op_jit.ACTIVATIONS`) with a transcendental as one and the
+# final `* b` included: silu x / (1 + e^-x) = exp, add, divide; gelu 0.5 x (1 + erf(x / sqrt 2)) = 2 multiplies, erf,
+# add, multiply; gelu_tanh u = c (x + 0.044715 x^3), x / (1 + e^(-2u)) = 3 multiplies for 0.044715 x^3, add,
+# 2 multiplies, exp, add, divide.
+ACT_FLOPS = {'silu': 4, 'gelu': 6, 'gelu_tanh': 10}
+
+def _act_cases(args, shapes, flops_per_elem: int | None = None):
     for dtype in args.dtype:
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for s in shapes:
@@ -148,6 +166,7 @@ def _act_cases(args, shapes):
             if d2 % 2: raise ValueError(f"shape {s!r}: the last dimension (2 * d) must be even")
             yield BenchCase(f"{rows}x{d2} {dtype}", functools.partial(_act_inputs, rows, d2, dtype),
                             params=dict(rows=rows, width=d2, dtype=dtype), nbytes=3 * rows * (d2 // 2) * esize,
+                            flops=None if flops_per_elem is None else flops_per_elem * rows * (d2 // 2),
                             x=rows * d2 // 2, series=dtype)
 
 def _register_act_routine(name: str, op, torch_act, reference):
@@ -159,8 +178,9 @@ def _register_act_routine(name: str, op, torch_act, reference):
                                                                           help=f'{name}_and_mul: ROWSx2D input shapes')},
                    dtypes=('bfloat16', 'float16'),
                    reference=lambda input, out: reference(input),  # the trace template's
-                   x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row")
-    def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'))
+                   x_label='output elements', description=f"{name}(input[..., :d]) * input[..., d:]; bytes = read 2d + write d per row; "
+                                                              f"{ACT_FLOPS[name]} FLOPs per output element")
+    def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'), ACT_FLOPS[name])
     return cases
 
 for _name, _op, _act, _ref in (('silu', silu_and_mul, F.silu, silu_and_mul_reference),
@@ -175,8 +195,9 @@ def _step_inputs(rows: int, h: int, inter: int, dtype: str) -> dict:
                 w=torch.randn(h, device='cuda', dtype=dt), gate_up=torch.randn(rows, 2 * inter, device='cuda', dtype=dt),
                 act=torch.empty(rows, inter, device='cuda', dtype=dt))
 
-def _step_ours(x, r, w, gate_up, act):
-    fused_add_rmsnorm(x, r, w, 1e-6); silu_and_mul(gate_up, out=act); fused_add_rmsnorm(x, r, w, 1e-6)
+def _step_ours(x, r, w, gate_up, act, enable_pdl=None):
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=enable_pdl); silu_and_mul(gate_up, out=act, enable_pdl=enable_pdl)
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=enable_pdl)
     return x, r, act
 
 def _step_torch(x, r, w, gate_up, act):
@@ -191,11 +212,14 @@ def _step_reference(x, r, w, gate_up, act):
     x2, r2 = fused_add_rmsnorm_reference(x1, r1, w)
     return x2, r2, silu_and_mul_reference(gate_up)
 
-@bench_routine('decode_step', backends={'flashinfer_nb': _step_ours, 'torch': _step_torch},
+# 'flashinfer_nb' takes the ops' default enable_pdl=None (programmatic dependent launch on sm_90+), 'pdl_off' turns it off
+@bench_routine('decode_step', backends={'flashinfer_nb': _step_ours, 'pdl_off': functools.partial(_step_ours, enable_pdl=False),
+                                        'torch': _step_torch},
                arguments={'--decode-step-shapes': dict(nargs='+', default=['1x4096x14336', '32x4096x14336', '256x4096x14336'],
                                                        metavar='ROWSxHxI', help='decode_step: rows x hidden x intermediate')},
                dtypes=('bfloat16', 'float16'), reference=_step_reference, x_label='rows',
-               description='fused_add_rmsnorm -> silu_and_mul -> fused_add_rmsnorm (time a whole decode step; --cuda-graph replays it)')
+               description='fused_add_rmsnorm -> silu_and_mul -> fused_add_rmsnorm (time a whole decode step; --cuda-graph replays it; '
+                           'backend pdl_off: without programmatic dependent launch)')
 def decode_step_bench_cases(args):
     "One small decode step: norm, activation, norm, back to back (with --cuda-graph: captured once, replayed)."
     for dtype in args.dtype:
@@ -205,4 +229,53 @@ def decode_step_bench_cases(args):
             except ValueError: raise ValueError(f"shape {s!r}: expected ROWSxHIDDENxINTERMEDIATE, e.g. 32x4096x14336") from None
             yield BenchCase(f"{rows}x{h}x{inter} {dtype}", functools.partial(_step_inputs, rows, h, inter, dtype),
                             params=dict(rows=rows, hidden=h, inter=inter, dtype=dtype),
-                            nbytes=(8 * rows * h + 3 * rows * inter) * esize, x=rows, series=dtype)
+                            nbytes=(8 * rows * h + 2 * h + 3 * rows * inter) * esize,
+                            flops=2 * 5 * rows * h + ACT_FLOPS['silu'] * rows * inter, x=rows, series=dtype)
+
+# %% ../nbs/12_activation.ipynb #102ea9f8
+from . import tune as _tune
+from collections import namedtuple
+
+ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82)   # 0: the rule; 10 * (threads / 32) + (1: one vector, 2: 16 bytes) per thread
+_act_applied: dict = {}                          # activation -> the database generation its table was filled from
+
+def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
+    """Fill `act_name`'s module table from the tuning database (`{act_name}_and_mul` entries of each visible
+    device's GPU, or of `devices`), the previous entries cleared; returns the entries set. The op calls this when
+    it loads the module."""
+    mod = mod if mod is not None else get_act_and_mul_module(act_name)
+    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
+    n = _tune.fill_row_table((f'{act_name}_and_mul',), 'HINT', mod.act_clear_tuned,
+                             lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices)
+    _act_applied[act_name] = _tune.db_generation()
+    return n
+
+_ActChoice = namedtuple('_ActChoice', 'fn hint')
+
+def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 14336), (8192, 14336)), dtype=torch.bfloat16,
+             choices=ACT_HINT_CHOICES, min_gain: float = 0.03, **kwargs):
+    """Tune `{act_name}_and_mul`'s launch choice (`ACT_HINT_CHOICES`) on this GPU for `shapes` (rows, d: the
+    output width) and record the winners; then reload them into the module. Options as `tune.tune`."""
+    if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; known: {', '.join(ACTIVATIONS)}")
+    shapes = [tuple(s) for s in shapes]
+    buckets = [_tune.row_bucket(r, d) for r, d in shapes]
+    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    mod = get_act_and_mul_module(act_name)
+    mod.act_clear_tuned(torch.cuda.current_device())   # time the choices themselves, not an earlier entry
+    by_bucket = dict(zip(buckets, shapes))
+    fwd, hinted = getattr(mod, f'{act_name}_and_mul'), getattr(mod, f'{act_name}_and_mul_hint')
+    def inputs(bucket):
+        rows, d = by_bucket[bucket]
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+        return dict(x=x, out=torch.empty(rows, d, device='cuda', dtype=dtype))
+    def call(m, x, out):
+        if m.hint: hinted(out, x, False, m.hint)
+        else: fwd(out, x, False)
+        return out
+    ref = {'silu': silu_and_mul_reference, 'gelu': gelu_and_mul_reference, 'gelu_tanh': gelu_tanh_and_mul_reference}.get(act_name)
+    try:
+        return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(None, int(c['HINT'])), call, inputs, shapes=buckets,
+                          reference=None if ref is None else (lambda x, out: ref(x)), op=f'{act_name}_and_mul',
+                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain, **kwargs)
+    finally:
+        _tune.reload_db(); apply_tuned_act(act_name, mod)

@@ -14,6 +14,7 @@ from IPython.display import display
 from .jit.env import cache_root, package_version, ensure_private_dir
 from .jit.core import JitSpec, find_nvcc, write_if_different
 from .occupancy import kernel_base_name, occupancy
+from .magics_common import _text_table, _html_table, parse_magic_args   # shared by every magic
 
 # %% auto #0
 __all__ = ['SUMMARY_COLUMNS', 'find_cuda_tool', 'demangle', 'asm_dir', 'record_build', 'Build', 'builds', 'Kernel', 'parse_sass',
@@ -348,19 +349,6 @@ def summary_row(s: dict) -> list:
             f"{s['shared load']}/{s['shared store']}", s['barrier']] + ([s['occupancy']] if 'occupancy' in s else [])
 
 # %% ../nbs/14_asm.ipynb #e570f6ac
-def _text_table(header: list, rows: list[list]) -> str:
-    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
-    w = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    fmt = lambda r: '  '.join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
-    return '\n'.join([fmt(cells[0]), '  '.join('-' * x for x in w)] + [fmt(r) for r in cells[1:]])
-
-def _html_table(header: list, rows: list[list]) -> str:
-    e = html.escape
-    th = ''.join(f'<th style="text-align:left">{e(str(h))}</th>' for h in header)
-    trs = ''.join('<tr>' + ''.join(f'<td style="text-align:left;white-space:nowrap">{e(str(c))}</td>' for c in r) + '</tr>'
-                  for r in rows)
-    return f'<table class="fnb-table"><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>'
-
 def _normalized(k: Kernel) -> list[str]:
     "Instruction texts with addresses dropped and branch targets named by instruction index (so an edit shifts nothing)."
     if k.kind != 'sass': return [t for _, t in k.instructions]
@@ -504,8 +492,7 @@ class AsmMagics(Magics):
     @line_magic
     def cuda_asm(self, line=''):
         "Disassemble a cell's or a library module's kernels: a summary per kernel and one kernel's code, or a diff."
-        try: args = self.cuda_asm.parser.parse_args(shlex.split(line))
-        except ValueError as e: raise UsageError(f"%cuda_asm: cannot parse {line!r}: {e}") from None
+        args = parse_magic_args(self.cuda_asm, line)
         obj = self.shell.user_ns.get(args.name)
         target = obj if hasattr(obj, 'library') and isinstance(getattr(obj, 'spec', None), JitSpec) else args.name
         try: view = cuda_asm(target, args.mode, args.kernel, args.diff, args.arch, args.block, args.smem)

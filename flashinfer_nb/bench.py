@@ -131,6 +131,7 @@ def build_parser(routines: dict[str, Routine]) -> argparse.ArgumentParser:
     p.add_argument('--output-path', type=Path, metavar='CSV', help='append result rows (with GPU, torch/CUDA versions, timer) to this CSV')
     p.add_argument('--plot', type=Path, metavar='PNG', help="latency/bandwidth plot (one file per routine: NAME_<routine>.png when several)")
     p.add_argument('--dry-run', action='store_true', help='print the plan (routines, backends, cases, bytes) and exit; needs no GPU')
+    p.add_argument('--roofline', type=Path, metavar='PNG', help="also measure the bf16 matmul peak and draw every case that counts FLOPs on one roofline chart (adds %% of the binding limit to the table and CSV)")
     p.add_argument('--baseline', type=Path, metavar='CSV', help='a verdict per case (FASTER/SLOWER/SAME/UNSURE) against an earlier --output-path CSV of the same GPU, routine and dtype')
     p.add_argument('--validate', action='store_true', help="time the first case's first backend with CUPTI, CUDA events, a CUDA graph and ncu; print the differences")
     p.add_argument('--ncu-child', action='store_true', help=argparse.SUPPRESS)
@@ -199,7 +200,7 @@ def format_plan(plans: list[Plan]) -> str:
         out.append(f"{pl.routine.name}: {pl.routine.description}\n  backends: {', '.join(pl.backends)}; "
                    f"reference: {'yes' if pl.routine.reference else 'no'}; {len(pl.cases)} case(s)")
         for c in pl.cases:
-            fl = '' if c.flops is None else f", {c.flops / 1e9:,.2f} GFLOP"
+            fl = '' if c.flops is None else f", {c.flops / 1e9:,.3f} GFLOP" + (f", {c.flops / c.nbytes:.2f} FLOP/B" if c.nbytes else '')
             out.append(f"    {c.label:<28} {_mb(c.nbytes)}{fl}")
     return '\n'.join(out)
 
@@ -290,7 +291,8 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
 
 _COLUMNS = [('case', 'case', '{}'), ('backend', 'backend', '{}'), ('median_us', 'median µs', '{:.2f}'),
             ('spread_pct', 'p10-p90 %', '{:.1f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
-            ('tflops', 'TFLOP/s', '{:.2f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'), ('refcheck', 'check', '{}')]
+            ('tflops', 'TFLOP/s', '{:.2f}'), ('pct_bound', '% roof', '{:.1f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'),
+            ('refcheck', 'check', '{}')]
 
 _COND_KEYS = ('gpu_uuid', 'driver', 'cuda_runtime', 'sm_mhz_before', 'sm_mhz_after', 'sm_mhz_min', 'mem_mhz_before',
               'throttle', 'temp_c_max', 'power_w_max', 'other_procs', 'l2', 'flashinfer_nb', 'git_commit', 'git_dirty')
@@ -320,9 +322,18 @@ def plot_rows(rows: list[dict], path=None, ceiling_tbps: float | None = None, ti
 def _plot_path(base: Path, routine: str, several: bool) -> Path:
     return base.with_name(f"{base.stem}_{routine}{base.suffix or '.png'}") if several else base
 
-def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | None = None, out=None) -> int:
-    """Run the benchmark CLI; returns the exit status. `bench_fn` and `ceiling_tbps` replace the GPU measurements
-    (tests run the whole path on a CPU with them); `out` is the text stream (default stdout)."""
+def _add_roofline(rows: list[dict], peak_tbps: float, peak_tflops: float) -> None:
+    "Add intensity, peak_tflops, bound and pct_bound to every row that counts bytes and FLOPs (in place)."
+    from flashinfer_nb.benchstats import roofline_point
+    for r in rows:
+        if r.get('nbytes') and r.get('flops') and r.get('median_us'):
+            p = roofline_point(r['nbytes'], r['flops'], r['median_us'], peak_tbps, peak_tflops)
+            r.update(intensity=p['intensity'], peak_tflops=peak_tflops, bound=p['bound'], pct_bound=p['pct_of_bound'])
+
+def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | None = None,
+         peak_tflops: float | None = None, out=None) -> int:
+    """Run the benchmark CLI; returns the exit status. `bench_fn`, `ceiling_tbps` and `peak_tflops` replace the GPU
+    measurements (tests run the whole path on a CPU with them); `out` is the text stream (default stdout)."""
     out = out or sys.stdout
     log = lambda *a: print(*a, file=out, flush=True)
     routines = load_routines()
@@ -370,10 +381,14 @@ def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | 
     log(f"{env['gpu']}; torch {env['torch']}, CUDA {env['cuda']}; median of many calls, "
         f"L2 {'warm' if args.no_cold_l2 else 'cold'}{', CUDA graph' if args.cuda_graph else ''}")
     log(f"copy ceiling (device-to-device, read + write): {ceiling_tbps:.2f} TB/s")
+    if args.roofline:
+        if peak_tflops is None: peak_tflops = BS.matmul_peak()
+        log(f"compute ceiling (8192^3 bf16 matmul): {peak_tflops:.0f} TFLOP/s")
     all_rows, failed = [], 0
     for pl in plans:
         rows = run_routine(pl, refcheck=args.refcheck, ceiling_tbps=ceiling_tbps, bench_fn=bench_fn,
                            verbose=args.verbose, log=log, **bench_kwargs)
+        if args.roofline: _add_roofline(rows, ceiling_tbps, peak_tflops)
         timers = sorted({str(r['timer']) for r in rows})
         log(f"\n{pl.routine.name} — {pl.routine.description} [timer: {', '.join(timers)}]")
         log(format_table(rows))
@@ -384,6 +399,14 @@ def main(argv: list[str] | None = None, *, bench_fn=None, ceiling_tbps: float | 
             plot_rows(rows, path=p, ceiling_tbps=ceiling_tbps, title=f"{pl.routine.name} on {env['gpu']}", xlabel=pl.routine.x_label)
             log(f"plot: {p}")
         all_rows += rows
+    if args.roofline and all_rows:
+        pts = BS.rows_roofline(all_rows, ceiling_tbps, peak_tflops)
+        if pts:
+            args.roofline.parent.mkdir(parents=True, exist_ok=True)
+            BS.plot_roofline(pts, ceiling_tbps, peak_tflops, conditions=all_rows[0], path=args.roofline,
+                             title=f"roofline on {env['gpu']} (both ceilings measured in this run)")
+            log(f"roofline: {args.roofline} ({len(pts)} points)")
+        else: log("roofline: no case counts FLOPs, nothing to draw")
     if args.output_path and all_rows:
         write_csv(args.output_path, all_rows, env=env)
         log(f"appended {len(all_rows)} rows to {args.output_path}")

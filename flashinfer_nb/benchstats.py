@@ -11,9 +11,10 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['UNKNOWN', 'CONDITION_FIELDS', 'SPREAD_WARN_PCT', 'CLOCK_DRIFT_PCT', 'LEVEL', 'MARGIN', 'MIN_ROUNDS', 'RUN_NOISE_PCT',
            'NCU_RANGE', 'throttle_names', 'RunConditions', 'conditions_line', 'trust_warnings', 'ratio_ci', 'verdict',
-           'CompareResult', 'compare', 'plot_compare', 'compare_sweep', 'verdict_rows', 'BaselineMismatch', 'read_rows',
-           'check_baseline', 'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv', 'format_validation', 'ncu_child',
-           'validate', 'matmul_peak', 'roofline_point', 'plot_roofline', 'sweep_roofline']
+           'CompareResult', 'compare', 'plot_compare', 'compare_sweep', 'verdict_rows', 'self_comparison',
+           'BaselineMismatch', 'read_rows', 'check_baseline', 'baseline_verdicts', 'format_verdicts', 'parse_ncu_csv',
+           'format_validation', 'ncu_child', 'validate', 'matmul_peak', 'roofline_point', 'plot_roofline',
+           'sweep_roofline', 'rows_roofline']
 
 # %% ../nbs/04c_benchstats.ipynb #c006
 UNKNOWN = 'unknown'
@@ -360,6 +361,13 @@ def verdict_rows(pairs: list) -> tuple[list[str], list[list]]:
              r.verdict] for s, r in pairs]
     return head, rows
 
+# %% ../nbs/04c_benchstats.ipynb #c023e
+def self_comparison(fn, args=(), kwargs=None, *, runs: int = 20, **compare_kwargs) -> tuple[int, list]:
+    "`runs` A/B comparisons of `fn` against itself: (how many came out SAME, the `CompareResult`s). Expect >= 19 of 20."
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1: raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+    rs = [compare(fn, fn, args, kwargs, names=('A', 'A again'), **compare_kwargs) for _ in range(runs)]
+    return sum(r.verdict == 'SAME' for r in rs), rs
+
 # %% ../nbs/04c_benchstats.ipynb #c028
 RUN_NOISE_PCT = 0.5   # run-to-run noise (%, one sigma per run) assumed on top of the within-run error
 
@@ -427,13 +435,15 @@ def baseline_verdicts(rows: list[dict], base: list[dict], *, margin: float = MAR
     return out
 
 def format_verdicts(vs: list[dict]) -> str:
-    "A table of `baseline_verdicts`."
-    lines = [f"{'case':<24} {'backend':<14} {'base µs':>10} {'now µs':>10} {'now/base [95% CI]':>24}  verdict"]
+    "A table of `baseline_verdicts`, one line per (routine, case, backend); the routine first (cases of two routines share labels)."
+    w = max([len('routine')] + [len(str(v['routine'])) for v in vs])
+    lines = [f"{'routine':<{w}} {'case':<24} {'backend':<14} {'base µs':>10} {'now µs':>10} {'now/base [95% CI]':>24}  verdict"]
     for v in vs:
+        head = f"{v['routine']:<{w}} {v['case']:<24} {v['backend']:<14}"
         if v['verdict'] == 'MISSING':
-            lines.append(f"{v['case']:<24} {v['backend']:<14} {'-':>10} {'-':>10} {'-':>24}  MISSING ({v['note']})"); continue
+            lines.append(f"{head} {'-':>10} {'-':>10} {'-':>24}  MISSING ({v['note']})"); continue
         ci = f"{v['ratio']:.3f} [{v['lo']:.3f}, {v['hi']:.3f}]"
-        lines.append(f"{v['case']:<24} {v['backend']:<14} {v['base_us']:>10.2f} {v['now_us']:>10.2f} {ci:>24}  {v['verdict']}")
+        lines.append(f"{head} {v['base_us']:>10.2f} {v['now_us']:>10.2f} {ci:>24}  {v['verdict']}")
     return '\n'.join(lines)
 
 # %% ../nbs/04c_benchstats.ipynb #c032
@@ -535,14 +545,21 @@ def plot_roofline(points: dict, peak_tbps: float, peak_tflops: float, *, conditi
     xs = [min(ais + [ridge]) / 4, ridge, max(ais + [ridge]) * 4]
     ax.plot(xs, [min(peak_tflops, x * peak_tbps) for x in xs], 'k-', lw=1.2,
             label=f'{peak_tbps:.2f} TB/s copy, {peak_tflops:.0f} TFLOP/s bf16 matmul')
-    for name, p in pts.items():
-        ax.plot([p['intensity']], [p['tflops']], 'o', label=f"{name}: {p['pct_of_bound']:.0f} % of {p['bound']} bound")
+    markers = 'osD^vP*Xh<>p'
+    for i, (name, p) in enumerate(pts.items()):   # 10 colours x 12 markers: every point of a many-op chart stays distinct
+        ax.plot([p['intensity']], [p['tflops']], markers[(i // 10) % len(markers)], color=f'C{i % 10}',
+                label=f"{name}: {p['pct_of_bound']:.0f} % of {p['bound']} bound")
     ax.set_xscale('log'); ax.set_yscale('log')
     ax.set_xlabel('arithmetic intensity (FLOP/byte)'); ax.set_ylabel('TFLOP/s'); ax.grid(True, which='both', alpha=0.3)
-    ax.legend(fontsize=7)
+    wide = len(pts) > 6   # many points: the legend beside the axes, not over the points
+    if wide:
+        fig.set_size_inches(13, 5.5)
+        ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.01, 1.0))
+    else: ax.legend(fontsize=7)
     fig.suptitle(title or 'roofline', fontsize=10)
     if conditions: ax.set_title(conditions_line(conditions), fontsize=6, loc='left')
-    fig.tight_layout()
+    if wide: fig.subplots_adjust(left=0.07, right=0.58, top=0.88, bottom=0.1)
+    else: fig.tight_layout()
     if path is not None: fig.savefig(path, dpi=120)
     return fig
 
@@ -555,4 +572,17 @@ def sweep_roofline(records: list[dict], peak_tbps: float, peak_tflops: float) ->
         if not (t and tbps and tflops): continue
         s = t * 1e-6
         pts[f"{r['name']} @ {r['size']}"] = roofline_point(tbps * 1e12 * s, tflops * 1e12 * s, t, peak_tbps, peak_tflops)
+    return pts
+
+# %% ../nbs/04c_benchstats.ipynb #c049d
+def rows_roofline(rows: list[dict], peak_tbps: float, peak_tflops: float, *, backends=None) -> dict:
+    """`roofline_point` of every result row (the benchmark CLI's, or a results CSV's) that counts bytes and FLOPs,
+    named `routine case backend`; `backends` keeps only those backends. Rows without both counts are left out."""
+    keep = None if backends is None else set([backends] if isinstance(backends, str) else backends)
+    pts = {}
+    for r in rows:
+        nb, fl, t = _num(r.get('nbytes')), _num(r.get('flops')), _num(r.get('median_us'))
+        if not (nb and fl and t) or (keep is not None and r.get('backend') not in keep): continue
+        name = ' '.join(str(r[k]) for k in ('routine', 'case', 'backend') if r.get(k) not in (None, ''))
+        pts[name] = roofline_point(nb, fl, t, peak_tbps, peak_tflops)
     return pts

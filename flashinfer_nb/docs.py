@@ -13,7 +13,8 @@ from .jit.env import PACKAGE_DIR
 __all__ = ['GPU_MARK', 'repo_root', 'runnable_code_cells', 'split_directives', 'NotebookError', 'source_lexer_cell',
            'stage_notebook', 'package_modules', 'api_page', 'plot_results_csv', 'results_table', 'benchmarks_page',
            'is_scratch', 'page_notebooks', 'builder_env', 'staged_key', 'stage_cached', 'stage_site', 'build_docs',
-           'gpu_cells', 'has_gpu_record', 'execute_cells', 'record_gpu', 'missing_gpu_outputs', 'main']
+           'gpu_cells', 'has_gpu_record', 'execute_cells', 'execute_in_child', 'record_gpu', 'missing_gpu_outputs',
+           'main']
 
 # %% ../nbs/97_docs.ipynb #1df5d1a2
 def repo_root() -> Path:
@@ -34,7 +35,7 @@ def runnable_code_cells(path: Path | str, gpu: bool = False) -> set[int]:
     "Positions, among the code cells of the notebook at `path`, of the cells nbdev-test runs (with `gpu`, the flagged ones too)."
     from nbdev.test import nb_test_cells
     from fastcore.nbio import read_nb
-    from flashinfer_nb.magics import is_cuda_cell
+    from flashinfer_nb.magics_common import is_cuda_cell
     flags = _tst_flags()
     run = {c.idx_ for c in nb_test_cells(path, skip_flags=flags, force_flags=flags if gpu else [])}
     code = [c for c in read_nb(path).cells if c.cell_type == 'code']
@@ -62,6 +63,8 @@ def _gpu_note(has_output: bool, ran_silent: bool = False) -> str:
 _WRITEFILE = re.compile(r'^%%writefile(?:\s+-a|\s+--append)?\s+(\S+)')
 _LEXERS = {'.cu': 'cuda', '.cuh': 'cuda', '.h': 'c++', '.hpp': 'c++', '.cc': 'c++', '.cpp': 'c++', '.cxx': 'c++', '.c': 'c'}
 
+_CELL_MAGIC = re.compile(r'^%%cuda_kernel\b')   # a cell of CUDA source: myst-nb would lex it as Python
+
 def source_lexer_cell(body: str):
     "A markdown cell showing `body` in its file's language when it is a `%%writefile` of C/C++/CUDA (myst-nb lexes every code cell as Python), else None."
     import nbformat
@@ -71,7 +74,7 @@ def source_lexer_cell(body: str):
 def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: bool = False) -> dict:
     "Write `src` as a docs page to `dst`: executed as nbdev-test runs it (or not), directives dropped, GPU cells noted."
     import nbformat
-    from flashinfer_nb.magics import is_cuda_cell
+    from flashinfer_nb.magics_common import is_cuda_cell
     src, dst = Path(src), Path(dst)
     nb = nbformat.read(src, as_version=4)
     run = runnable_code_cells(src, gpu) if execute else set()
@@ -93,6 +96,9 @@ def stage_notebook(src: Path | str, dst: Path | str, execute: bool = True, gpu: 
             if 'cuda' in dirs or is_cuda_cell(cell.source, cell.get('metadata')): cells.append(nbformat.v4.new_markdown_cell(
                 _gpu_note(bool(cell.get('outputs')), cell.get('metadata', {}).get('flashinfer_nb', {}).get('gpu_output') == 'none')))
             if (as_src := source_lexer_cell(body)) is not None: cells.append(as_src); continue   # its output says only 'Writing …'
+            if _CELL_MAGIC.match(body):   # %%cuda_kernel: the source shown as CUDA, then the report (input hidden)
+                cells.append(nbformat.v4.new_markdown_cell(f"````cuda\n{body}\n````"))
+                cell.metadata.setdefault('tags', []).append('remove-input')
             cell.source, cell.execution_count = body, None
             for o in cell.get('outputs', []):
                 if 'execution_count' in o: o['execution_count'] = None
@@ -335,6 +341,27 @@ def execute_cells(path: Path | str, run: set[int]) -> dict[int, list]:
     finally: os.chdir(cwd)
     return outs
 
+def execute_in_child(path: Path | str, run: set[int]) -> dict[int, list]:
+    """`execute_cells` in a child Python process: each notebook gets a process of its own, as under nbdev-test or
+    a fresh Jupyter kernel. In one process, state a notebook leaves behind leaks into the next one. For example,
+    CUPTI's activity callbacks are registered once per process, so a notebook that defines the harness again got
+    CUDA events instead. `NotebookError` when a cell fails."""
+    import json, tempfile
+    with tempfile.TemporaryDirectory() as d:
+        res = Path(d)/'outputs.json'
+        code = ("import json, sys; from flashinfer_nb.docs import execute_cells, NotebookError\n"
+                "try: outs = execute_cells(sys.argv[1], set(json.loads(sys.argv[2])))\n"
+                "except NotebookError as e: json.dump({'error': str(e)}, open(sys.argv[3], 'w')); sys.exit(0)\n"
+                "json.dump({'outputs': {str(k): v for k, v in outs.items()}}, open(sys.argv[3], 'w'), default=str)\n")
+        p = subprocess.run([sys.executable, '-c', code, str(Path(path).resolve()), json.dumps(sorted(run)), str(res)],
+                           capture_output=True, text=True)
+        if not res.is_file():
+            tail = (p.stderr or p.stdout).strip().splitlines()[-5:]
+            raise NotebookError(f"{Path(path).name}: the child process exited with {p.returncode}: " + ' | '.join(tail))
+        got = json.loads(res.read_text())
+    if 'error' in got: raise NotebookError(got['error'])
+    return {int(k): v for k, v in got['outputs'].items()}
+
 def _clean_output(o) -> dict:
     import nbformat
     o = nbformat.from_dict(dict(o))
@@ -342,7 +369,8 @@ def _clean_output(o) -> dict:
     return o
 
 def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | None = None) -> list[dict]:
-    "Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_cells`)."
+    """Execute each notebook (default: every page notebook with a GPU cell) and write its GPU cells' outputs back, cleaned as nbdev-clean cleans; `execute(path, run) -> {position: outputs}` (default `execute_in_child`: a process per notebook).
+    A notebook whose cell fails is left as it was, its report carries `error`, and the next notebook is recorded."""
     import nbformat
     from nbdev.clean import nbdev_clean
     paths = [Path(p) for p in paths] if paths else [p for p in page_notebooks(repo_root()/'nbs') if gpu_cells(p)]
@@ -350,7 +378,11 @@ def record_gpu(paths: list | None = None, execute=None, copy_to: Path | str | No
     for path in paths:
         cells, t0 = gpu_cells(path), time.perf_counter()
         if not cells: reports.append(dict(notebook=path.name, gpu_cells=0, with_output=0, seconds=0.0)); continue
-        outs = (execute or execute_cells)(path, runnable_code_cells(path, True))
+        try: outs = (execute or execute_in_child)(path, runnable_code_cells(path, True))
+        except NotebookError as e:   # this notebook stays as it was; the others are still recorded
+            reports.append(dict(notebook=path.name, gpu_cells=len(cells), with_output=0,
+                                seconds=round(time.perf_counter() - t0, 1), error=str(e)))
+            continue
         nb = nbformat.read(path, as_version=4)
         code = _code_cells(nb)
         for i in cells:
@@ -377,7 +409,7 @@ def missing_gpu_outputs(paths: list | None = None) -> list[str]:
         for i in gpu_cells(path):
             if has_gpu_record(code[i]): continue
             first = next((l for l in split_directives(code[i].source)[1].splitlines() if l.strip()), '')
-            name = path.relative_to(root) if path.resolve().is_relative_to(root) else path
+            name = path.resolve().relative_to(root) if path.resolve().is_relative_to(root) else path   # a relative NB too
             out.append(f"{name}: code cell {i} (id {code[i].get('id', '?')}): {first[:80]}")
     return out
 
@@ -402,11 +434,15 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd == 'build': build_docs(a.out, execute=not a.no_execute)
     elif a.cmd == 'stage': print(stage_notebook(a.src, a.dst, execute=not a.no_execute, gpu=a.gpu))
     elif a.cmd == 'record-gpu':
-        from flashinfer_nb.magics import _cuda_available
-        if not _cuda_available():
+        from flashinfer_nb import magics_common
+        if not magics_common._cuda_available():
             print("record-gpu: no CUDA GPU here (torch sees none); GPU outputs are recorded on a GPU machine", file=sys.stderr); return 2
+        failed = []
         for rep in record_gpu(a.notebooks, copy_to=a.copy_to):
-            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)")
+            print(f"{rep['notebook']}: {rep['gpu_cells']} GPU cell(s), {rep['with_output']} with output ({rep['seconds']} s)"
+                  + (f"; FAILED, left as it was: {rep['error']}" if 'error' in rep else ''), flush=True)
+            if 'error' in rep: failed.append(rep['notebook'])
+        if failed: print(f"record-gpu: {len(failed)} notebook(s) failed: {', '.join(failed)}", file=sys.stderr); return 1
         left = missing_gpu_outputs(a.notebooks or None)
         if left: print('\n'.join(['still without a recorded output:', *left]), file=sys.stderr); return 1
     else:

@@ -69,7 +69,10 @@ def run_tests(*fns) -> str:
             with tempfile.TemporaryDirectory() as d, pytest.MonkeyPatch.context() as mp:
                 if 'tmp_path' in params: kwargs['tmp_path'] = Path(d)
                 if 'monkeypatch' in params: kwargs['monkeypatch'] = mp
-                fn(**kwargs)
+                try: fn(**kwargs)
+                except AssertionError as e:   # say which test (and which parameters) failed, not just 'AssertionError'
+                    args = ', '.join(f'{k}={v!r}' for d in combo for k, v in d.items())
+                    raise AssertionError(f"{fn.__name__}({args}) failed: {e}") from e
             n += 1
     return f"{n} passed"
 

@@ -8,7 +8,7 @@ import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
-from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows
+from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows, cc_of
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
@@ -17,10 +17,11 @@ from .op_jit import (NORM_KERNEL_TYPES, NORM_KERNEL_DIR, _norm_kernel_texts, wri
 
 # %% auto #0
 __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 'fused_add_rmsnorm_trace',
-           'gemma_fused_add_rmsnorm_trace', 'rmsnorm_reference', 'gemma_rmsnorm_reference',
-           'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm',
-           'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
-           'call_boundary_bench_cases']
+           'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'norm_bucket', 'resolve_pdl',
+           'rmsnorm_reference', 'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference',
+           'gemma_fused_add_rmsnorm_reference', 'rmsnorm', 'fused_add_rmsnorm', 'gemma_rmsnorm',
+           'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases', 'fused_add_rmsnorm_bench_cases',
+           'call_boundary_bench_cases', 'apply_tuned', 'tune_norm']
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -50,19 +51,36 @@ def _check_weight(weight, input):
 
 _CCS = [75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121]
 
+def resolve_pdl(enable_pdl, cc: int) -> bool:
+    """FlashInfer's `enable_pdl` convention, for a device of compute capability `cc` (e.g. 90): `None` turns
+    programmatic dependent launch on where the device has it (9.0 and up), `True` / `False` on / off. `True` below 9.0
+    is refused (ValueError), and so is anything but None or a bool (TypeError). The bindings apply the same rule
+    (`resolve_pdl` in csrc/tvm_ffi_utils.h), so the fast path needs no Python for it."""
+    if enable_pdl is None: return cc >= 90
+    if not isinstance(enable_pdl, bool): raise TypeError(f"enable_pdl must be None, True or False, got {type(enable_pdl).__name__}")
+    if enable_pdl and cc < 90:
+        raise ValueError(f"enable_pdl=True needs compute capability 9.0 or newer (programmatic dependent launch), but the "
+                         f"device has {cc // 10}.{cc % 10}; pass enable_pdl=None (on where supported) or False")
+    return enable_pdl
+
+def _check_pdl(enable_pdl, input):
+    if enable_pdl is not None: resolve_pdl(enable_pdl, cc_of(input.device))   # None never raises
+
 @supported_compute_capability(_CCS)   # csrc/tvm_ffi_utils.h `supported_cc` lists the same
-def _check_rmsnorm(input, weight, eps=1e-6, out=None):
+def _check_rmsnorm(input, weight, eps=1e-6, out=None, enable_pdl=None):
     _check_rows('input', input); _check_weight(weight, input); _check_eps(eps)
     if out is not None:
         _check_rows('out', out, input)
         # rows are read by one block and written by another when the views are shifted; `out` *being* input is fine
         if memory_overlap(out, input) == 'partial': raise ValueError("out partially overlaps input; pass input itself (in place) or a separate tensor")
+    _check_pdl(enable_pdl, input)
 
 @supported_compute_capability(_CCS)
-def _check_fused_add_rmsnorm(input, residual, weight, eps=1e-6):
+def _check_fused_add_rmsnorm(input, residual, weight, eps=1e-6, enable_pdl=None):
     _check_rows('input', input); _check_rows('residual', residual, input)
     _check_weight(weight, input); _check_eps(eps)
     if memory_overlap(input, residual) != 'none': raise ValueError("input and residual must not overlap: both are written")
+    _check_pdl(enable_pdl, input)
 
 # The call boundary (issue 19). A good call costs one TVM-FFI call: the binding checks every input the Python
 # checks above refuse (csrc/norm.cpp: O(ndim) compares on the DLPack headers) and raises before launching
@@ -75,19 +93,22 @@ _mod = None
 
 def _module():
     global _mod
-    _mod = get_norm_module()
+    m = get_norm_module()
+    if _applied[0] != _tune.db_generation(): apply_tuned(m)   # the tuned table (below), filled when the module loads
+    _mod = m
     return _mod
 
-def _rmsnorm_slow(op, input, weight, eps, out, skip_check, bias):
-    if not skip_check: op.check(input, weight, eps, out)
+def _rmsnorm_slow(op, input, weight, eps, out, skip_check, bias, enable_pdl):
+    if not skip_check: op.check(input, weight, eps, out, enable_pdl)
     if out is None: out = torch.empty_like(input, memory_format=torch.contiguous_format)
-    if input.numel(): _module().rmsnorm(as_rows(out, 'out'), as_rows(input, 'input'), weight, float(eps), bias, 0)
+    if input.numel(): _module().rmsnorm(as_rows(out, 'out'), as_rows(input, 'input'), weight, float(eps), bias, 0, enable_pdl)
     return out
 
-def _fused_add_rmsnorm_slow(op, input, residual, weight, eps, skip_check, bias):
-    if not skip_check: op.check(input, residual, weight, eps)
+def _fused_add_rmsnorm_slow(op, input, residual, weight, eps, skip_check, bias, enable_pdl):
+    if not skip_check: op.check(input, residual, weight, eps, enable_pdl)
     if input.numel():
-        _module().fused_add_rmsnorm(as_rows(input, 'input'), as_rows(residual, 'residual'), weight, float(eps), bias, 0)
+        _module().fused_add_rmsnorm(as_rows(input, 'input'), as_rows(residual, 'residual'), weight, float(eps), bias, 0,
+                                    enable_pdl)
 
 # %% ../nbs/11_norm.ipynb #e7d1977f
 def rmsnorm_reference(input, weight, eps=1e-6):
@@ -136,7 +157,7 @@ gemma_fused_add_rmsnorm_trace = _norm_trace('gemma_fused_add_rmsnorm', gemma_fus
 @flashinfer_api(trace=rmsnorm_trace)
 @backend_requirement({}, common_check=_check_rmsnorm, checks_in_op=True)
 def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch.Tensor | None = None,
-            skip_check: bool = False) -> torch.Tensor:
+            enable_pdl: bool | None = None, skip_check: bool = False) -> torch.Tensor:
     """Root-mean-square normalisation over the last dimension: ``input * rsqrt(mean(input**2) + eps) * weight``.
 
     Parameters
@@ -150,6 +171,12 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
         Added to the mean square before the reciprocal square root.
     out : torch.Tensor, optional
         Destination with the shape, dtype and device of `input`; allocated when omitted. May be `input`.
+    enable_pdl : bool, optional
+        Programmatic dependent launch (sm_90+): the kernel may start while the kernel before it in the stream
+        finishes, and waits on the device for that kernel's results before it reads or writes anything, so
+        back-to-back ops overlap one launch latency. ``None`` (default) turns it on where the device supports it
+        (compute capability 9.0 and up), as FlashInfer does; ``True`` on an older device raises ValueError.
+        Works inside CUDA graph capture.
     skip_check : bool
         Skip the Python checks. The binding's own checks run either way (they come first); a bad input
         then raises the binding's error rather than the Python one.
@@ -169,15 +196,15 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
     if (m := _mod) is not None:
         try:
             o = torch.empty_like(input, memory_format=torch.contiguous_format) if out is None else out
-            m.rmsnorm(o, input, weight, eps, 0.0, 0)
+            m.rmsnorm(o, input, weight, eps, 0.0, 0, enable_pdl)
             return o
         except Exception: pass
-    return _rmsnorm_slow(rmsnorm, input, weight, eps, out, skip_check, 0.0)
+    return _rmsnorm_slow(rmsnorm, input, weight, eps, out, skip_check, 0.0, enable_pdl)
 
 @flashinfer_api(trace=fused_add_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_fused_add_rmsnorm, checks_in_op=True)
 def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6,
-                      skip_check: bool = False) -> None:
+                      enable_pdl: bool | None = None, skip_check: bool = False) -> None:
     """In place: ``residual += input``, then ``input = rmsnorm(residual, weight, eps)``.
 
     Parameters
@@ -191,6 +218,12 @@ def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch
         ``(hidden,)``, same dtype and device as `input`.
     eps : float
         Added to the mean square before the reciprocal square root.
+    enable_pdl : bool, optional
+        Programmatic dependent launch (sm_90+): the kernel may start while the kernel before it in the stream
+        finishes, and waits on the device for that kernel's results before it reads or writes anything, so
+        back-to-back ops overlap one launch latency. ``None`` (default) turns it on where the device supports it
+        (compute capability 9.0 and up), as FlashInfer does; ``True`` on an older device raises ValueError.
+        Works inside CUDA graph capture.
     skip_check : bool
         Skip the Python checks (the binding's own checks run either way).
 
@@ -201,15 +234,15 @@ def fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch
     >>> flashinfer_nb.fused_add_rmsnorm(x, r, w)   # r is now r + x; x is rmsnorm(r + x)
     """
     if (m := _mod) is not None:
-        try: return m.fused_add_rmsnorm(input, residual, weight, eps, 0.0, 0)
+        try: return m.fused_add_rmsnorm(input, residual, weight, eps, 0.0, 0, enable_pdl)
         except Exception: pass
-    _fused_add_rmsnorm_slow(fused_add_rmsnorm, input, residual, weight, eps, skip_check, 0.0)
+    _fused_add_rmsnorm_slow(fused_add_rmsnorm, input, residual, weight, eps, skip_check, 0.0, enable_pdl)
 
 @flashinfer_api(trace=gemma_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_rmsnorm, checks_in_op=True)
 def gemma_rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: torch.Tensor | None = None,
-                  skip_check: bool = False) -> torch.Tensor:
-    """Gemma's RMSNorm: ``input * rsqrt(mean(input**2) + eps) * (1 + weight)``. Arguments as `rmsnorm`.
+                  enable_pdl: bool | None = None, skip_check: bool = False) -> torch.Tensor:
+    """Gemma's RMSNorm: ``input * rsqrt(mean(input**2) + eps) * (1 + weight)``. Arguments (`enable_pdl` too) as `rmsnorm`.
 
     Examples
     --------
@@ -218,26 +251,26 @@ def gemma_rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, 
     if (m := _mod) is not None:
         try:
             o = torch.empty_like(input, memory_format=torch.contiguous_format) if out is None else out
-            m.rmsnorm(o, input, weight, eps, 1.0, 0)
+            m.rmsnorm(o, input, weight, eps, 1.0, 0, enable_pdl)
             return o
         except Exception: pass
-    return _rmsnorm_slow(gemma_rmsnorm, input, weight, eps, out, skip_check, 1.0)
+    return _rmsnorm_slow(gemma_rmsnorm, input, weight, eps, out, skip_check, 1.0, enable_pdl)
 
 @flashinfer_api(trace=gemma_fused_add_rmsnorm_trace)
 @backend_requirement({}, common_check=_check_fused_add_rmsnorm, checks_in_op=True)
 def gemma_fused_add_rmsnorm(input: torch.Tensor, residual: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6,
-                            skip_check: bool = False) -> None:
+                            enable_pdl: bool | None = None, skip_check: bool = False) -> None:
     """Gemma's fused add + RMSNorm, in place: ``residual += input; input = gemma_rmsnorm(residual, weight, eps)``.
-    Arguments as `fused_add_rmsnorm`.
+    Arguments (`enable_pdl` too) as `fused_add_rmsnorm`.
 
     Examples
     --------
     >>> flashinfer_nb.gemma_fused_add_rmsnorm(x, r, w)
     """
     if (m := _mod) is not None:
-        try: return m.fused_add_rmsnorm(input, residual, weight, eps, 1.0, 0)
+        try: return m.fused_add_rmsnorm(input, residual, weight, eps, 1.0, 0, enable_pdl)
         except Exception: pass
-    _fused_add_rmsnorm_slow(gemma_fused_add_rmsnorm, input, residual, weight, eps, skip_check, 1.0)
+    _fused_add_rmsnorm_slow(gemma_fused_add_rmsnorm, input, residual, weight, eps, skip_check, 1.0, enable_pdl)
 
 # %% ../nbs/11_norm.ipynb #585a1180
 from .bench import bench_routine, BenchCase
@@ -273,8 +306,8 @@ def _norm_cases(args, shapes, fused: bool):
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for rows, d in _parse_shapes(shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_norm_inputs, rows, d, dtype, fused),
-                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=(4 if fused else 2) * rows * d * esize,
-                            x=rows * d, series=dtype)
+                            params=dict(rows=rows, hidden=d, dtype=dtype), nbytes=((4 if fused else 2) * rows * d + d) * esize,
+                            flops=(5 if fused else 4) * rows * d, x=rows * d, series=dtype)
 
 @bench_routine('rmsnorm', backends={'flashinfer_nb': lambda input, weight, out: rmsnorm(input, weight, 1e-6, out=out),
                                     'torch': lambda input, weight, out: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
@@ -282,14 +315,14 @@ def _norm_cases(args, shapes, fused: bool):
                dtypes=('bfloat16', 'float16'), reference=lambda input, weight, out: rmsnorm_reference(input, weight),  # the trace template's
                x_label='elements (rows x hidden)')
 def rmsnorm_bench_cases(args):
-    "RMSNorm over the last dimension; bytes = every element read once and written once."
+    "RMSNorm over the last dimension; bytes = every element read once and written once, plus the weight; 4 FLOPs per element."
     yield from _norm_cases(args, args.rmsnorm_shapes, fused=False)
 
 @bench_routine('fused_add_rmsnorm', backends={'flashinfer_nb': _fi_fused_add_rmsnorm, 'torch': _torch_fused_add_rmsnorm},
                arguments={'--fused-add-rmsnorm-shapes': dict(_NORM_SHAPES, help='fused_add_rmsnorm: ROWSxHIDDEN shapes')},
                dtypes=('bfloat16', 'float16'), reference=fused_add_rmsnorm_reference, x_label='elements (rows x hidden)')
 def fused_add_rmsnorm_bench_cases(args):
-    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden."
+    "residual += input; input = rmsnorm(residual), in place; bytes = 4 passes over rows x hidden, plus the weight; 5 FLOPs per element."
     yield from _norm_cases(args, args.fused_add_rmsnorm_shapes, fused=True)
 from .bench import bench_host_time
 
@@ -299,7 +332,7 @@ def _boundary_inputs(rows: int, d: int, dtype: str) -> dict:
 @bench_routine('call_boundary',
                backends={'flashinfer_nb': lambda input, weight, out, fn: rmsnorm(input, weight, 1e-6, out=out),
                          'skip_check': lambda input, weight, out, fn: rmsnorm(input, weight, 1e-6, out=out, skip_check=True),
-                         'module_fn': lambda input, weight, out, fn: (fn(out, input, weight, 1e-6, 0.0, 0), out)[1],
+                         'module_fn': lambda input, weight, out, fn: (fn(out, input, weight, 1e-6, 0.0, 0, None), out)[1],
                          'torch': lambda input, weight, out, fn: torch.nn.functional.rms_norm(input, (input.shape[-1],), weight, 1e-6)},
                arguments={'--call-boundary-shapes': dict(nargs='+', default=['1x4096'], metavar='ROWSxD',
                                                          help='call_boundary: ROWSxHIDDEN shapes (decode: few rows)')},
@@ -312,3 +345,58 @@ def call_boundary_bench_cases(args):
         for rows, d in _parse_shapes(args.call_boundary_shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_boundary_inputs, rows, d, dtype),
                             params=dict(rows=rows, hidden=d, dtype=dtype), x=rows * d, series=dtype)
+
+# %% ../nbs/11_norm.ipynb #a03c6b16
+from . import tune as _tune
+from collections import namedtuple
+
+NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; the Gemma forms share their kernels
+NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
+# (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
+norm_bucket = _tune.row_bucket   # the database key of a norm shape: '8x4096' (rows to a power of two, hidden exact)
+
+def apply_tuned(mod=None, devices=None) -> int:
+    """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
+    its GPU's entries, the previous ones cleared. Returns the entries set. The op calls this when it loads the
+    module; call it again after editing the database by hand (`tune.reload_db()` first)."""
+    mod = mod if mod is not None else get_norm_module()
+    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
+    n = _tune.fill_row_table(NORM_TUNE_OPS, 'VPT', mod.norm_clear_tuned, lambda i, op, code, lg, d, hint:
+                             mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices)
+    _applied[0] = _tune.db_generation()
+    return n
+
+_applied = [None]   # the database generation the table was filled from
+
+_NormChoice = namedtuple('_NormChoice', 'mod vpt')
+
+def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=torch.bfloat16, fused: bool = False,
+              choices=NORM_VPT_CHOICES, min_gain: float = 0.03, **kwargs):
+    """Tune the norm kernel's launch choice (`vpt`, see `NORM_VPT_CHOICES`) on this GPU for `shapes` (rows, hidden)
+    and record the winners as `rmsnorm` / `fused_add_rmsnorm` entries; then reload them into the module. A choice
+    must beat the built-in rule by `min_gain` (3 %) to be recorded. Options as `tune.tune` (rounds, repeat_ms, db,
+    csv, time_budget_s...)."""
+    shapes = [tuple(s) for s in shapes]
+    buckets = [norm_bucket(r, d) for r, d in shapes]
+    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    mod = get_norm_module()
+    dev = torch.cuda.current_device()
+    mod.norm_clear_tuned(dev)          # time the choices themselves, not an earlier tuned entry
+    by_bucket = dict(zip(buckets, shapes))
+    def inputs(bucket):
+        rows, d = by_bucket[bucket]
+        x = torch.randn(rows, d, device='cuda', dtype=dtype); w = torch.randn(d, device='cuda', dtype=dtype)
+        return dict(x=x, r=torch.randn_like(x), w=w, out=torch.empty_like(x))
+    if fused:
+        def call(m, x, r, w, out):   # in place, as the op runs: no copies in the timed call (they drowned the kernel)
+            m.mod.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, m.vpt, False); return x, r
+        ref = lambda x, r, w, out: fused_add_rmsnorm_reference(x, r, w)
+    else:
+        call = lambda m, x, r, w, out: (m.mod.rmsnorm(out, x, w, 1e-6, 0.0, m.vpt, False), out)[1]
+        ref = lambda x, r, w, out: rmsnorm_reference(x, w)
+    try:
+        return _tune.tune({'VPT': list(choices)}, lambda c: _NormChoice(mod, int(c['VPT'])), call, inputs, shapes=buckets,
+                          reference=ref, op='fused_add_rmsnorm' if fused else 'rmsnorm', dtype=dtype,
+                          default={'VPT': 0}, min_gain=min_gain, **kwargs)
+    finally:
+        _tune.reload_db(); apply_tuned(mod)

@@ -11,10 +11,11 @@ from IPython.core.magic import Magics, magics_class, line_cell_magic
 from IPython.core.error import UsageError
 
 # %% auto #0
-__all__ = ['NCU_SECTIONS', 'find_ncu', 'SANITIZER_TOOLS', 'SANITIZER_ENV', 'find_compute_sanitizer', 'child_program', 'run_child',
-           'ChildError', 'child_traceback', 'find_tool', 'parse_ncu_raw', 'parse_ncu_advice', 'short_kernel',
-           'NcuResult', 'load_ncu_report', 'ncu_profile', 'profile_sweep', 'parse_sanitizer_errors', 'SanitizerResult',
-           'sanitize', 'split_options', 'ProfileMagics']
+__all__ = ['NCU_SECTIONS', 'find_ncu', 'SOURCE_METRICS', 'LINE_HEADER', 'SANITIZER_TOOLS', 'SANITIZER_ENV',
+           'find_compute_sanitizer', 'child_program', 'run_child', 'ChildError', 'child_traceback', 'find_tool',
+           'parse_ncu_raw', 'parse_ncu_advice', 'short_kernel', 'find_ncu_report_dir', 'extract_source_counters',
+           'source_lines', 'line_rows', 'NcuResult', 'load_ncu_report', 'ncu_profile', 'profile_sweep',
+           'parse_sanitizer_errors', 'SanitizerResult', 'sanitize', 'split_options', 'ProfileMagics']
 
 # %% ../nbs/20b_profile.ipynb #q005
 _SIMPLE = (int, float, bool, str, bytes, type(None))
@@ -181,6 +182,104 @@ def short_kernel(name: str, width: int = 60) -> str:
     return n if len(n) <= width else n[:width - 1] + '…'
 
 
+# %% ../nbs/20b_profile.ipynb #q009b
+SOURCE_METRICS = (  # (our name, ncu metric): per-instruction counters of ncu's SourceCounters section
+    ('samples', 'smsp__pcsamp_sample_count'),                                       # warp-state samples: where time goes
+    ('instructions', 'inst_executed'),                                              # warp-level instructions executed
+    ('excess_sectors', 'derived__memory_l2_theoretical_sectors_global_excessive'),  # L2 sectors beyond the ideal
+)
+
+_EXTRACT = r'''# written by flashinfer_nb.profile: an ncu report's per-instruction source counters -> JSON (ncu_report API)
+import json, sys
+report, metrics, out = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+sys.path[:0] = sys.argv[4:]
+import ncu_report
+ctx, kernels = ncu_report.load_report(report), []
+for r in range(ctx.num_ranges()):
+    rng = ctx.range_by_idx(r)
+    for a in range(rng.num_actions()):
+        act, by_pc = rng.action_by_idx(a), {}
+        for key, name in metrics:
+            m = act.metric_by_name(name)
+            if m is None or not m.has_correlation_ids(): continue
+            pcs = m.correlation_ids()
+            for i in range(pcs.num_instances()):
+                pc = pcs.as_uint64(i)
+                if pc not in by_pc:
+                    info = act.source_info(pc)
+                    by_pc[pc] = dict(pc=pc, file=(info.file_name() or '') if info else '', line=(info.line() or 0) if info else 0)
+                by_pc[pc][key] = m.as_double(i)
+        try: correlated = sorted(n for n in act.metric_names() if act.metric_by_name(n).has_correlation_ids())
+        except Exception: correlated = []     # what the report has per instruction: for a metric renamed in another ncu
+        kernels.append(dict(kernel=act.name(), pcs=sorted(by_pc.values(), key=lambda d: d['pc']), correlated=correlated))
+with open(out, 'w') as f: json.dump(dict(metrics=[k for k, _ in metrics], kernels=kernels), f, indent=1)
+'''
+
+def find_ncu_report_dir(ncu: str | None = None) -> Path | None:
+    "The folder with Nsight Compute's `ncu_report.py` (`extras/python/` of the install `ncu` belongs to, or a known install)."
+    try: real = Path(ncu or find_ncu()).resolve()
+    except FileNotFoundError: real = None
+    cands = []
+    if real is not None:
+        cands += [real.parent/'extras'/'python', *sorted(real.parent.parent.glob('nsight-compute*/extras/python'), reverse=True)]
+    cands += [*sorted(Path('/opt/nvidia/nsight-compute').glob('*/extras/python'), reverse=True),
+              *sorted(Path('/usr/local/cuda').glob('nsight-compute*/extras/python'), reverse=True)]
+    return next((c for c in cands if (c/'ncu_report.py').is_file()), None)
+
+def extract_source_counters(report: Path | str, module_dir: Path | str | None = None, timeout: float = 120) -> Path:
+    """Write `<report>.lines.json`: per kernel (in report order) its instructions' source file, line and
+    `SOURCE_METRICS` values, read by `_EXTRACT` through `ncu_report` in a child process. `module_dir`: where
+    `ncu_report.py` is (default: beside ncu, or the `ncu-report` wheel)."""
+    import importlib.util
+    rep = Path(report)
+    out = rep.with_suffix('.lines.json')
+    where = module_dir or find_ncu_report_dir()
+    if where is None and importlib.util.find_spec('ncu_report') is None:
+        raise FileNotFoundError("Nsight Compute's Python report module (ncu_report) was not found: it ships with ncu "
+                                "in extras/python/ (or pip install ncu-report)")
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d)/'extract.py').write_text(_EXTRACT)
+        r = run_child([sys.executable, str(Path(d)/'extract.py'), str(rep), json.dumps(SOURCE_METRICS), str(out),
+                       *([str(where)] if where else [])], timeout)
+    if r.returncode != 0 or not out.exists():
+        raise RuntimeError(f"reading the source counters of {rep.name} with ncu_report failed (exit {r.returncode}):\n"
+                           f"{(r.stdout + r.stderr)[-1500:]}")
+    return out
+
+def source_lines(pcs: list[dict], top: int = 5, cell_file: str = 'cell', cell_source: str | None = None) -> list[dict]:
+    """A kernel's per-instruction counters (`extract_source_counters`' `pcs`) summed per source line, hottest first
+    (by warp samples, or instructions executed when there are none), at most `top`: file, line, `cell_line` (when the
+    file is the cell's), each metric, `share` (% of the kernel's total of the ranking metric) and `text` (the cell's
+    line, from `cell_source`, the body `%%cuda_kernel` compiled)."""
+    keys = [k for k, _ in SOURCE_METRICS]
+    present = {k for p in pcs for k in keys if k in p}          # a metric this ncu did not collect shows as '-'
+    rank = next((k for k in keys if any(p.get(k) for p in pcs)), None)
+    if rank is None: return []
+    total = sum(p.get(rank) or 0 for p in pcs)
+    per: dict[tuple, dict] = {}
+    for p in pcs:
+        if not p.get('line'): continue                          # no line info for this instruction
+        row = per.setdefault((p['file'], p['line']), dict(file=p['file'], line=p['line'], **{k: 0.0 for k in keys}))
+        for k in keys: row[k] += p.get(k) or 0
+    body = cell_source.split('\n') if cell_source is not None else []
+    out = sorted(per.values(), key=lambda r: (-r[rank], r['file'], r['line']))[:top]
+    for r in out:
+        r.update({k: None for k in keys if k not in present})
+        r['rank_by'], r['share'] = rank, 100 * r[rank] / total if total else 0.0
+        r['cell_line'] = r['line'] if Path(r['file']).name == cell_file else None
+        i = r['line'] - 2      # the cell's first body line is line 2 (`#line 2 "cell"`)
+        r['text'] = body[i].strip() if r['cell_line'] and 0 <= i < len(body) else ''
+    return out
+
+LINE_HEADER = ['where', 'share %', 'samples', 'instructions', 'excess L2 sectors', 'source']
+
+def line_rows(lines: list[dict]) -> list[list]:
+    "Table rows for `source_lines`' output."
+    n = lambda v: '-' if v is None else f"{v:.0f}"
+    return [[f"cell line {r['cell_line']}" if r['cell_line'] else f"{Path(r['file']).name}:{r['line']}",
+             f"{r['share']:.1f}", n(r['samples']), n(r['instructions']), n(r['excess_sectors']), r['text'] or '-']
+            for r in lines]
+
 # %% ../nbs/20b_profile.ipynb #q010
 _PERM_HELP = ("ncu cannot read the GPU's performance counters (ERR_NVGPUCTRPERM): the driver lets only admin users "
               "profile. Run as root, or have an admin set `options nvidia NVreg_RestrictProfilingToAdminUsers=0` "
@@ -195,6 +294,8 @@ class NcuResult:
     command: str = ''
     seconds: float = 0.0
     previous: 'NcuResult | None' = None       # set by --compare: shown as deltas
+    lines: dict[int, list[dict]] = field(default_factory=dict)   # kernel id -> its hottest source lines (source_lines)
+    notes: list[str] = field(default_factory=list)
 
     HEADER = ['kernel', 'time µs', 'DRAM %', 'L2 %', 'SM %', 'occupancy % (achieved / theoretical)', 'regs', 'block', 'grid']
 
@@ -222,28 +323,56 @@ class NcuResult:
         return out
 
     def __repr__(self):
-        from flashinfer_nb.magics import _text_table
+        from flashinfer_nb.magics_common import _text_table
         out = [f"ncu report {self.report} ({self.seconds:.1f} s)", _text_table(self.HEADER, self.rows())]
         for k in self.kernels: out += [f"  {short_kernel(k['kernel'], 40)}: {a}" for a in self.advice.get(k['id'], [])]
+        for k in self.kernels:
+            if self.lines.get(k['id']):
+                out += [f"hottest source lines of {short_kernel(k['kernel'], 40)} (by {self.lines[k['id']][0]['rank_by']}):",
+                        _text_table(LINE_HEADER, line_rows(self.lines[k['id']]))]
+        out += [f"note: {n}" for n in self.notes]
         if self.previous is not None:
             out += [f"compared with {self.previous.report}:",
                     _text_table(['kernel', 'time µs', 'Δ DRAM %', 'Δ L2 %', 'Δ SM %', 'Δ achieved occ. %', 'Δ regs'], self.delta_rows())]
         return '\n'.join(out)
 
     def _repr_html_(self):
-        from flashinfer_nb.magics import _html_table
+        from flashinfer_nb.magics_common import _html_table
         parts = [f"<div><b>Nsight Compute</b> — {html.escape(str(self.report))} ({self.seconds:.1f} s; open it in the "
                  f"Nsight Compute GUI for every section)</div>", _html_table(self.HEADER, self.rows())]
         adv = [f"<li><code>{html.escape(short_kernel(k['kernel'], 40))}</code>: {html.escape(a)}</li>"
                for k in self.kernels for a in self.advice.get(k['id'], [])]
         if adv: parts.append(f"<details><summary>ncu's advice ({len(adv)})</summary><ul>{''.join(adv)}</ul></details>")
+        for k in self.kernels:
+            if self.lines.get(k['id']):
+                parts += [f"<div>hottest source lines of <code>{html.escape(short_kernel(k['kernel'], 40))}</code> "
+                          f"(by {self.lines[k['id']][0]['rank_by']}):</div>", _html_table(LINE_HEADER, line_rows(self.lines[k['id']]))]
+        parts += [f"<div><i>{html.escape(n)}</i></div>" for n in self.notes]
         if self.previous is not None:
             parts += [f"<div>compared with {html.escape(str(self.previous.report))}:</div>",
                       _html_table(['kernel', 'time µs', 'Δ DRAM %', 'Δ L2 %', 'Δ SM %', 'Δ achieved occ. %', 'Δ regs'], self.delta_rows())]
         return '\n'.join(parts)
 
-def load_ncu_report(report: Path | str) -> NcuResult:
-    "Read a report written by `ncu_profile` (its CSV pages are kept beside it; else `ncu --import` reads it again)."
+def _base(kernel: str) -> str:
+    "A kernel's name without namespace, template arguments or parameters: the key that ties it to its cell."
+    return short_kernel(kernel, 10**6).split('<')[0].split('::')[-1]
+
+def _attach_lines(res: NcuResult, lines_json: Path, cell_sources: dict | None) -> None:
+    "Per kernel of `res`, its hottest source lines from `lines_json` (kernels in report order, as the CSV lists them)."
+    got = json.loads(lines_json.read_text()).get('kernels', [])
+    same = len(got) == len(res.kernels)
+    for i, k in enumerate(res.kernels):
+        g = got[i] if same else next((g for g in got if _base(g['kernel']) == _base(k['kernel'])), None)
+        if g is None: continue
+        if rows := source_lines(g['pcs'], cell_source=(cell_sources or {}).get(_base(k['kernel']))): res.lines[k['id']] = rows
+        elif not g['pcs'] and g.get('correlated'):   # none of ours in the report: say what it has instead
+            res.notes.append(f"{short_kernel(k['kernel'], 40)}: none of {', '.join(m for _, m in SOURCE_METRICS)} in the "
+                             f"report; its per-instruction metrics: {', '.join(g['correlated'][:12])}")
+
+def load_ncu_report(report: Path | str, cell_sources: dict | None = None) -> NcuResult:
+    """Read a report written by `ncu_profile` (its CSV pages are kept beside it; else `ncu --import` reads it again),
+    with each kernel's hottest source lines when `<report>.lines.json` is there. `cell_sources`: kernel name -> the
+    body of the cell it comes from (for the text of each cell line)."""
     rep = Path(report)
     if rep.suffix != '.ncu-rep': rep = rep.with_name(rep.name + '.ncu-rep')
     raw, det = rep.with_suffix('.raw.csv'), rep.with_suffix('.details.csv')
@@ -253,18 +382,35 @@ def load_ncu_report(report: Path | str) -> NcuResult:
         raw.write_text(subprocess.run([ncu, '--import', str(rep), '--csv', '--page', 'raw'], capture_output=True, text=True).stdout)
         det.write_text(subprocess.run([ncu, '--import', str(rep), '--csv', '--page', 'details', '--print-rule-details'],
                                       capture_output=True, text=True).stdout)
-    return NcuResult(rep, parse_ncu_raw(raw.read_text()), parse_ncu_advice(det.read_text() if det.exists() else ''))
+    res = NcuResult(rep, parse_ncu_raw(raw.read_text()), parse_ncu_advice(det.read_text() if det.exists() else ''))
+    if (lj := rep.with_suffix('.lines.json')).exists(): _attach_lines(res, lj, cell_sources)
+    return res
+
+def _cells_used(code: str, ns: dict | None) -> list:
+    "The `%%cuda_kernel` modules that `code` names."
+    from flashinfer_nb.magics import CellModule
+    return [v for n in _referenced_names(code) if isinstance(v := (ns or {}).get(n), CellModule)]
+
+def _cell_sources(cells: list) -> dict:
+    "Kernel base name -> the body of the cell that defines it (the kernels of each cell's ptxas report)."
+    return {_base(r['kernel']): c.source for c in cells for r in c.report.resources}
+
+def _built_with_lineinfo(cell) -> bool: return '-lineinfo' in (cell.report.command or '').split()
 
 def ncu_profile(code: str, ns: dict | None = None, *, setup: str = '', kernel: str | None = None,
                 sections=NCU_SECTIONS, clock_control: str = 'none', report: Path | str | None = None,
-                compare: Path | str | None = None, timeout: float = 300) -> NcuResult:
+                compare: Path | str | None = None, timeout: float = 300, source_lines: bool | None = None) -> NcuResult:
     """Run `code` (after `setup`) in a child process under Nsight Compute and return one row per kernel it launched.
     `kernel`: a regex on kernel names (the rows kept; none matching is an error listing the kernels seen).
     `clock_control='none'`: clocks as the GPU runs them (our benchmarks' conditions; these machines' clocks are not
     ours to lock); `'base'` locks them to base clock for run-to-run stable metrics. `report`: where the `.ncu-rep`
     goes (default `./ncu/<time>.ncu-rep`, beside the notebook, for the Nsight Compute GUI). `compare`: a previous
-    report: deltas per kernel."""
+    report: deltas per kernel. `source_lines`: add the SourceCounters section and show each kernel's hottest source
+    (cell) lines; default: when the statement uses a `%%cuda_kernel` cell built with `--lineinfo`."""
     ncu = find_ncu()
+    cells = _cells_used(f"{setup}\n{code}", ns)
+    if source_lines is None: source_lines = any(_built_with_lineinfo(c) for c in cells)
+    sections = list(sections) + (['SourceCounters'] if source_lines and 'SourceCounters' not in sections else [])
     rep = Path(report) if report else Path.cwd()/'ncu'/time.strftime('%Y%m%d-%H%M%S')
     rep = (rep if rep.suffix == '.ncu-rep' else rep.with_name(rep.name + '.ncu-rep')).resolve()
     rep.parent.mkdir(parents=True, exist_ok=True)
@@ -272,7 +418,7 @@ def ncu_profile(code: str, ns: dict | None = None, *, setup: str = '', kernel: s
     with tempfile.TemporaryDirectory() as d:
         prog, skipped = child_program(code, ns, Path(d), setup)
         cmd = [ncu, '--clock-control', clock_control, '--target-processes', 'all', '--nvtx', '--nvtx-include', 'fnb/',
-               *[a for s in sections for a in ('--section', s)], '-o', str(rep.with_suffix('')), '--force-overwrite',
+               *[a for s in sections for a in ('--section', s)], *(['--import-source', 'yes'] if source_lines else []), '-o', str(rep.with_suffix('')), '--force-overwrite',
                sys.executable, str(prog)]
         t0 = time.perf_counter()
         r = run_child(cmd, timeout)
@@ -283,8 +429,15 @@ def ncu_profile(code: str, ns: dict | None = None, *, setup: str = '', kernel: s
                          f"{' (not passed to it: ' + ', '.join(skipped) + ' - create them in the cell)' if skipped else ''}:\n{tb}")
     if r.returncode != 0 or not rep.exists():
         raise RuntimeError(f"ncu failed (exit {r.returncode}): {' '.join(shlex.quote(c) for c in cmd)}\n{log[-3000:]}")
-    for stale in (rep.with_suffix('.raw.csv'), rep.with_suffix('.details.csv')): stale.unlink(missing_ok=True)
-    res = load_ncu_report(rep)
+    for ext in ('.raw.csv', '.details.csv', '.lines.json'): rep.with_suffix(ext).unlink(missing_ok=True)
+    notes = []
+    if source_lines:
+        try: extract_source_counters(rep)
+        except (FileNotFoundError, RuntimeError, TimeoutError) as e: notes.append(f"no source lines: {e}")
+    res = load_ncu_report(rep, _cell_sources(cells))
+    if source_lines and not res.lines and not notes:
+        notes.append("no source lines: the profiled kernels carry no line info (build them with --lineinfo)")
+    res.notes += notes
     if not res.kernels: raise LookupError("the statement launched no kernel (nothing ran between the markers)")
     if kernel:
         kept = [k for k in res.kernels if re.search(kernel, k['kernel'])]
@@ -357,12 +510,12 @@ class SanitizerResult:
     HEADER = ['error', 'kernel', 'where', 'thread', 'address']
 
     def __repr__(self):
-        from flashinfer_nb.magics import _text_table
+        from flashinfer_nb.magics_common import _text_table
         if self.clean: return f"compute-sanitizer {self.tool}: no errors ({self.seconds:.1f} s)"
         return f"compute-sanitizer {self.tool}: {len(self.errors)} error(s) in kernels\n" + _text_table(self.HEADER, self._rows())
 
     def _repr_html_(self):
-        from flashinfer_nb.magics import _html_table
+        from flashinfer_nb.magics_common import _html_table
         if self.clean: return f"<div style='color:#1a7f37'>✔ compute-sanitizer {self.tool}: no errors ({self.seconds:.1f} s)</div>"
         return (f"<div style='color:#cf222e'><b>compute-sanitizer {self.tool}: {len(self.errors)} error(s)</b></div>"
                 + _html_table(self.HEADER, self._rows()))
@@ -397,6 +550,11 @@ def split_options(line: str) -> tuple[dict, str]:
         rest = rest[m.end():]
     return opts, rest.strip()
 
+def _yes_no(v: str | None, name: str) -> bool | None:
+    if v is None: return None
+    if v.lower() not in ('yes', 'no'): raise ValueError(f"{name} takes yes or no, got {v!r}")
+    return v.lower() == 'yes'
+
 def _one(opts: dict, name: str, default=None):
     v = opts.get(name)
     return default if v is None else v[-1]
@@ -406,7 +564,7 @@ class ProfileMagics(Magics):
     "`%ncu` / `%%ncu` (Nsight Compute) and `%sanitize` / `%%sanitize` (compute-sanitizer) on a statement, in a child process."
 
     def _run(self, what: str, fn, line: str, cell: str | None, allowed: set):
-        from flashinfer_nb.magics import _cuda_available
+        from flashinfer_nb import magics_common
         try:
             opts, stmt = split_options(line)
             if bad := sorted(set(opts) - allowed): raise ValueError(f"unknown option(s) {', '.join('--' + b.replace('_', '-') for b in bad)}")
@@ -414,7 +572,7 @@ class ProfileMagics(Magics):
         code = cell if cell is not None else stmt
         setup = _one(opts, 'setup', '')
         if not code.strip(): raise UsageError(f"%{what} STATEMENT, or %%{what} with the code in the cell")
-        if not _cuda_available():
+        if not magics_common._cuda_available():
             print(f"%{what} needs a GPU: torch sees no CUDA device here, so there is nothing to run it on."); return None
         try: return fn(code, self.shell.user_ns, opts, setup)
         except (FileNotFoundError, PermissionError, LookupError, TimeoutError, ChildError, ValueError) as e:
@@ -423,12 +581,15 @@ class ProfileMagics(Magics):
     @line_cell_magic
     def ncu(self, line: str, cell: str | None = None):
         """`%ncu [--kernel REGEX] [--section NAME]... [--clock-control none|base] [--report PATH] [--compare PATH]
-        [--timeout S] STATEMENT`: profile what STATEMENT launches with Nsight Compute, one row per kernel."""
+        [--timeout S] [--source-lines yes|no] STATEMENT`: profile what STATEMENT launches with Nsight Compute, one row
+        per kernel; with a `--lineinfo` cell (or `--source-lines yes`), each kernel's hottest cell lines."""
         def go(code, ns, o, setup):
             return ncu_profile(code, ns, setup=setup, kernel=_one(o, 'kernel'), sections=o.get('section') or NCU_SECTIONS,
                                clock_control=_one(o, 'clock_control', 'none'), report=_one(o, 'report'),
-                               compare=_one(o, 'compare'), timeout=float(_one(o, 'timeout', 300)))
-        return self._run('ncu', go, line, cell, {'kernel', 'section', 'clock_control', 'report', 'compare', 'timeout', 'setup'})
+                               compare=_one(o, 'compare'), timeout=float(_one(o, 'timeout', 300)),
+                               source_lines=_yes_no(_one(o, 'source_lines'), '--source-lines'))
+        return self._run('ncu', go, line, cell, {'kernel', 'section', 'clock_control', 'report', 'compare', 'timeout', 'setup',
+                                                 'source_lines'})
 
     @line_cell_magic
     def sanitize(self, line: str, cell: str | None = None):

@@ -139,10 +139,10 @@ def _scale_bench_inputs(n: int, dtype: str) -> dict:
                dtypes=('float16', 'bfloat16', 'float32'), reference=lambda x, factor, out: x.double() * factor,
                x_label='elements')
 def scale_bench_cases(args):
-    "x * factor into a preallocated output; bytes = n read + n written."
+    "x * factor into a preallocated output; bytes = n read + n written; FLOPs = n (one multiply per element)."
     for dtype in args.dtype:
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for k in args.log2_sizes:
             n = 1 << k
             yield BenchCase(f"n=2^{k} {dtype}", functools.partial(_scale_bench_inputs, n, dtype),
-                            params=dict(n=n, dtype=dtype), nbytes=2 * n * esize, x=n, series=dtype)
+                            params=dict(n=n, dtype=dtype), nbytes=2 * n * esize, flops=n, x=n, series=dtype)

@@ -13,10 +13,10 @@ from .jit.core import (JitSpec, BuildStatus, default_jobs, terminate_builds, wri
 from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 
 # %% auto #0
-__all__ = ['DB_ENV', 'SHIPPED_DB', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags', 'config_tag',
-           'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db', 'write_db_entry',
-           'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db', 'Trial', 'Case', 'make_cases',
-           'TuneResult', 'Tuner', 'tune']
+__all__ = ['DB_ENV', 'SHIPPED_DB', 'DTYPE_CODES', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags',
+           'config_tag', 'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db',
+           'write_db_entry', 'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db',
+           'row_bucket', 'row_entries', 'fill_row_table', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -248,6 +248,38 @@ def merge_db(src, dst) -> int:
                 for b, e in buckets.items():
                     write_db_entry(dst, gpu, op, dt, b, e['config'], **{k: v for k, v in e.items() if k != 'config'}); n += 1
     return n
+
+# %% ../nbs/15_tune.ipynb #64ed3da6
+DTYPE_CODES = {'float16': 0, 'bfloat16': 1, 'float32': 2}   # the bindings' order (tuned_table.h)
+
+def row_bucket(rows: int, d: int) -> str:
+    "The database key of a row op's shape: rows rounded up to a power of two, the hidden size exact (`'8x4096'`)."
+    if not (isinstance(rows, int) and isinstance(d, int) and rows > 0 and d > 0):
+        raise ValueError(f"rows and hidden size must be positive ints, got {rows!r}, {d!r}")
+    return f"{next_pow2(rows)}x{d}"
+
+def row_entries(gpu: str, ops, key: str):
+    """`(op, dtype code, rows_log2, d, hint)` for every entry of `gpu` and an op in `ops` whose bucket is `ROWSxD`
+    and whose configuration has a positive int `key`: what a row op's binding table takes. Anything else in the
+    database (other ops, other keys, a hand-edited entry) is skipped, never an error."""
+    for (g, op, dt, bucket), e in _load_merged().items():
+        if g != gpu or op not in ops or dt not in DTYPE_CODES: continue
+        try: rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config'][key])
+        except (ValueError, KeyError, TypeError): continue
+        if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
+            yield op, DTYPE_CODES[dt], rows.bit_length() - 1, d, hint
+
+def fill_row_table(ops, key: str, clear, add, devices) -> int:
+    """Fill a row op's binding table from the database: for each device index in `devices`, `clear(i)`, then
+    `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of that device's GPU. Returns the
+    number added. The norm and activation ops call this when their module loads."""
+    n = 0
+    for i in devices:
+        clear(i)
+        if (gpu := gpu_name(i)) is None: continue
+        for op, code, lg, d, hint in row_entries(gpu, ops, key): add(i, op, code, lg, d, hint); n += 1
+    return n
+
 
 # %% ../nbs/15_tune.ipynb #t016
 def _first_line(e: BaseException | str) -> str:
@@ -640,6 +672,7 @@ class Tuner:
              dtype=None, max_configs: int | None = None, time_budget_s: float | None = None,
              compile_timeout_s: float | None = None, warm_start=None, default: dict | None = None, jobs: int | None = None,
              rounds: int = 5, repeat_ms: float = 10.0, timer: Callable | None = None, csv=None, db=None,
+             min_gain: float = 0.0,
              progress: bool = True) -> TuneResult:
         """Compile, check and time; return a `TuneResult` (also written to a CSV, and the best per shape to the database).
 
@@ -677,6 +710,9 @@ class Tuner:
         db : path or False, optional
             Tuning database to record the best per shape in (default: `user_db_path()`; False: none). Needs a GPU
             name (from torch) and `shapes`.
+        min_gain : float
+            With `default`: a winner must beat the default by this fraction (e.g. 0.03) to be recorded in the
+            database; otherwise the default is recorded, so timing noise never replaces a built-in rule.
         progress : bool
             Live table in a notebook, a bar on stderr in a terminal.
         """
@@ -719,7 +755,7 @@ class Tuner:
         self._pick(res)
         res.elapsed_s = time.monotonic() - t0
         live.update(res, 'interrupted' if res.interrupted else 'done', force=True)
-        self._persist(res, dtype, csv, db)
+        self._persist(res, dtype, csv, db, min_gain)
         self.result = res
         return res
 
@@ -754,7 +790,7 @@ class Tuner:
             timed = [t for t in res.trials if t.median_us(c.label) is not None]
             if timed: res.best[c.label] = min(timed, key=lambda t: t.median_us(c.label))
 
-    def _persist(self, res: TuneResult, dtype, csv, db):
+    def _persist(self, res: TuneResult, dtype, csv, db, min_gain: float = 0.0):
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
         if csv is not False:
             path = Path(csv) if csv is not None else cache_root()/'tune'/f"{self.op}_{stamp}.csv"
@@ -781,6 +817,9 @@ class Tuner:
         for c in res.cases:
             t = res.best.get(c.label)
             if t is None or c.bucket is None: continue
+            if (min_gain and dflt is not None and t is not dflt and dflt.median_us(c.label) is not None
+                    and t.median_us(c.label) > dflt.median_us(c.label) * (1 - min_gain)):
+                t = dflt   # not clearly faster than the built-in choice: record the built-in choice
             write_db_entry(path, gpu, self.op, dtype, c.bucket, t.config, median_us=round(t.median_us(c.label), 3),
                            default_us=None if dflt is None or dflt.median_us(c.label) is None else round(dflt.median_us(c.label), 3),
                            shape=c.label, tried=sum(x.status == 'ok' for x in res.trials), tuned_at=stamp)

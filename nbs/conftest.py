@@ -9,7 +9,7 @@ marked `# NBVAL_CHECK_OUTPUT`. Two hooks make nbval agree with that:
 - a cell nbdev-test would skip (the `cuda` flag without a GPU, `#| eval: false`, a `skip_exec` notebook)
   is skipped here too, with the reason: `flashinfer_nb.docs.runnable_code_cells` decides — nbdev's own
   `nb_test_cells`, so the two cannot drift, plus GPU magic cells (`cuda` on the line after a `%%magic`,
-  `flashinfer_nb.magics.is_cuda_cell`);
+  `flashinfer_nb.magics_common.is_cuda_cell`);
 - a stored output with a null execution count is a cleaned recording, not an "unrun reference cell".
 
 Scratch notebooks, `nbs/_*.ipynb`, are not collected (nbdev-test, nbdev-export and the docs skip them too).
@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(config, items):
     try: from nbval.plugin import IPyNbCell
     except ImportError: return
     from flashinfer_nb.docs import runnable_code_cells   # the docs build executes the same cells
-    from flashinfer_nb.magics import is_cuda_cell, _cuda_available   # the magics' own GPU check
+    from flashinfer_nb.magics_common import is_cuda_cell, _cuda_available   # the magics' own GPU check
     gpu, runnable = _cuda_available(), {}
     for item in items:
         if not isinstance(item, IPyNbCell): continue

@@ -62,7 +62,7 @@ def test_custom_activation():
     m = gen_act_and_mul_module('relu_t', 'return fmaxf(x, 0.0f);').build_and_load()
     x = torch.randn(8, 256, device='cuda', dtype=torch.float16)
     out = torch.empty(8, 128, device='cuda', dtype=torch.float16)
-    m.relu_t_and_mul(out, x)
+    m.relu_t_and_mul(out, x, None)
     torch.testing.assert_close(out, torch.relu(x[:, :128]) * x[:, 128:])
 
 
@@ -72,7 +72,7 @@ def test_custom_activation():
 @pytest.mark.parametrize('d', [14340, 4100, 7169 * 2, 769 * 2, 7169, 3])
 def test_act_every_vector_width(d, dtype):
     for name, (fn, act) in OPS.items():
-        for rows in (1, 33):
+        for rows in (1, 33, 300):                     # 300 rows: past the decode configs (2 x the SMs of an H100/H200)
             x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
             out = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
             fn(x, out=out)
@@ -150,7 +150,12 @@ def test_act_bench_routines_registered():
     assert {'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul'} <= set(rs)
     args = argparse.Namespace(dtype=['bfloat16'], silu_shapes=['8192x28672'])
     (case,) = rs['silu_and_mul'].cases(args)
-    assert case.nbytes == 3 * 8192 * 14336 * 2 and case.params['width'] == 28672
+    assert case.nbytes == 3 * 8192 * 14336 * 2 and case.params['width'] == 28672 and case.flops == 4 * 8192 * 14336
+    gelu, gelu_tanh = (next(rs[f'{a}_and_mul'].cases(argparse.Namespace(dtype=['float16'], **{f'{a}_shapes': ['2x8']})))
+                       for a in ('gelu', 'gelu_tanh'))
+    assert (gelu.flops, gelu_tanh.flops) == (6 * 2 * 4, 10 * 2 * 4)
+    (step,) = rs['decode_step'].cases(argparse.Namespace(dtype=['bfloat16'], decode_step_shapes=['2x8x16']))
+    assert (step.nbytes, step.flops) == ((8 * 2 * 8 + 2 * 8 + 3 * 2 * 16) * 2, 2 * 5 * 2 * 8 + 4 * 2 * 16)
     with pytest.raises(ValueError, match='even'): list(rs['silu_and_mul'].cases(argparse.Namespace(dtype=['bfloat16'], silu_shapes=['2x7'])))
 
 @needs_nvcc
@@ -160,7 +165,7 @@ def test_act_modules_compile(tmp_path, monkeypatch):
         spec = gen_act_and_mul_module(act, context=CompilationContext('9.0a'))
         assert spec.sources[0].parent.parent.parent.name == 'generated' and str(tmp_path) in str(spec.sources[0])
         mod = spec.load(spec.build())
-        with pytest.raises(ValueError, match='CUDA'): getattr(mod, f'{act}_and_mul')(torch.empty(2, 4), torch.ones(2, 8))
+        with pytest.raises(ValueError, match='CUDA'): getattr(mod, f'{act}_and_mul')(torch.empty(2, 4), torch.ones(2, 8), None)
 
 def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     "Two activations of one name (two notebooks, say) get their own generated file, key and library."
@@ -172,3 +177,65 @@ def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     assert 'return x;' in a.sources[0].read_text() and 'return 2.0f * x;' in b.sources[0].read_text()
     assert a.content_key()[0] != b.content_key()[0]
     assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file
+
+
+def test_act_enable_pdl_argument():
+    import inspect
+    for fn, _ in OPS.values(): assert inspect.signature(fn).parameters['enable_pdl'].default is None
+    host = _render('silu', ACTIVATIONS['silu'])
+    assert 'resolve_pdl(enable_pdl' in host and 'AnyView enable_pdl' in host   # the binding resolves None itself
+
+
+def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
+    # compile-only machines too: the table lives in the host TU
+    import importlib
+    A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41})
+    T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22})   # another activation's
+    T.reload_db()
+    monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
+    m = A.get_act_and_mul_module('silu')
+    try:
+        assert A.apply_tuned_act('silu', m, devices=[0]) == 1
+        assert [m.act_tuned_hint(0, 1, 14336, r) for r in (16, 17, 32, 33)] == [0, 41, 41, 0]
+        assert m.act_tuned_hint(0, 0, 14336, 32) == 0 and m.act_tuned_hint(0, 1, 14337, 32) == 0
+        with pytest.raises(ValueError, match='hint'): m.act_set_tuned(0, 1, 14336, 5, 0)
+        x, o = torch.randn(2, 8), torch.empty(2, 4)
+        with pytest.raises(ValueError, match='hint must be positive'): m.silu_and_mul_hint(o, x, False, 0)
+    finally:
+        m.act_clear_tuned(0); T.reload_db()
+    assert m.act_tuned_hint(0, 1, 14336, 32) == 0
+    with pytest.raises(ValueError, match='unknown activation'): A.tune_act('relu')
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('hint', [21, 22, 41, 42, 81, 82])
+def test_act_every_launch_choice_is_exact(hint):
+    import flashinfer_nb.activation as A
+    m = A.get_act_and_mul_module('silu')
+    for rows, d in [(1, 14336), (33, 4100), (300, 7170)]:     # decode, a width of 4-element vectors, 2-element vectors
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.bfloat16)
+        o = torch.full((rows, d), float('nan'), device='cuda', dtype=torch.bfloat16)
+        m.silu_and_mul_hint(o, x, False, hint)
+        torch.testing.assert_close(o, A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
+    with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 83)
+
+@pytest.mark.cuda
+def test_act_runs_tuned_entries(tmp_path, monkeypatch):
+    import importlib
+    A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'; gpu = torch.cuda.get_device_name(0)
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21})
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95})   # stale: the rule runs
+    T.reload_db()
+    m = A.get_act_and_mul_module('silu')
+    try:
+        assert A.apply_tuned_act('silu', m, devices=[0]) == 2 and m.act_tuned_hint(0, 1, 4096, 40) == 21
+        for rows in (40, 2):
+            x = torch.randn(rows, 8192, device='cuda', dtype=torch.bfloat16)
+            o = torch.full((rows, 4096), float('nan'), device='cuda', dtype=torch.bfloat16)
+            torch.testing.assert_close(A.silu_and_mul(x, out=o), A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
+    finally:
+        m.act_clear_tuned(0); T.reload_db()

@@ -147,12 +147,12 @@ def test_cli_baseline_verdicts_and_missing(toy, tmp_path):
     assert _run(['--routine', 'abtoy', '--dtype', 'float32', '--abtoy-sizes', '64', '--output-path', str(base)])[0] == 0
     rc, text = _run(['--routine', 'abtoy', '--dtype', 'float32', '--baseline', str(base)], bench_fn=_bench(0.8))
     assert rc == 0 and 'against baseline' in text
-    lines = [l for l in text.splitlines() if l.startswith('n=')]
+    lines = [l for l in text.splitlines() if l.startswith('abtoy ')]
     verdicts = [l.split()[-1] if 'MISSING' not in l else 'MISSING' for l in lines[-4:]]
     assert verdicts == ['FASTER', 'FASTER', 'MISSING', 'MISSING'], text
     assert 'baseline has no row for abtoy n=256 float32 mine' in text
     rc, text = _run(['--routine', 'abtoy', '--dtype', 'float32', '--abtoy-sizes', '64', '--baseline', str(base)])
-    assert rc == 0 and [l.split()[-1] for l in text.splitlines() if l.startswith('n=')][-2:] == ['SAME', 'SAME']
+    assert rc == 0 and [l.split()[-1] for l in text.splitlines() if l.startswith('abtoy ')][-2:] == ['SAME', 'SAME']
 
 def test_cli_baseline_refused_naming_the_difference(toy, tmp_path, capsys):
     base = tmp_path/'base.csv'
@@ -216,3 +216,151 @@ def test_roofline_points():
     assert bare['intensity'] is None and bare['pct_of_bound'] == pytest.approx(80.0)
     S.plot_roofline({'mem': mem, 'comp': comp, 'bare': bare}, 2.5, 900.0)
     with pytest.raises(ValueError, match='must be > 0'): S.roofline_point(1e9, 1.0, 0.0, 2.5, 900.0)
+
+
+import dataclasses
+
+class _FakePynvml(_FakeNVML):
+    "A stand-in for the `pynvml` module: init, a driver version and a GPU whose SM clock holds at 1980 MHz."
+    def __init__(self): super().__init__([1980])
+    def nvmlInit(self): pass
+    def nvmlSystemGetDriverVersion(self): return '580.65'
+
+@pytest.fixture
+def every_routine():
+    """Every routine the package registers, runnable on a CPU: the real case generators, flags, bytes and FLOPs, but
+    each case's inputs are a marker (nothing is allocated on a GPU) and NVML is the fake above."""
+    real = B.make_plans
+    def cpu_plans(routines, args):
+        plans, notes = real(routines, args)
+        for pl in plans: pl.cases = [dataclasses.replace(c, make_inputs=lambda c=c: {'case': c}) for c in pl.cases]
+        return plans, notes
+    with mock.patch.object(B, 'make_plans', cpu_plans), mock.patch.dict(sys.modules, {'pynvml': _FakePynvml()}):
+        yield {n: r for n, r in B.load_routines().items()}
+
+def _case_bench(speed=1.0):
+    "Deterministic per-call times: 1 µs + bytes at 3 TB/s (bytes-less cases 5 µs), torch 1.3x slower, +-1 % spread."
+    def bench(fn, args, kwargs, **kw):
+        c = kwargs['case']
+        torch_fn = any(r.backends.get('torch') is fn for r in B.ROUTINES.values())
+        t = (1e-3 + (c.nbytes / 3e9 if c.nbytes else 4e-3)) * (1.3 if torch_fn else 1.0) * speed
+        return BenchTimes([t * f for f in (0.99, 1.0, 1.01)] * 100, timer='cupti', cold_l2=True)
+    return bench
+
+def _cli(argv, speed=1.0):
+    out = io.StringIO()
+    return main(argv, bench_fn=_case_bench(speed), ceiling_tbps=3.0, peak_tflops=800.0, out=out), out.getvalue()
+
+def _verdict_lines(text):
+    "(routine, case, backend, verdict) of every line of the --baseline table."
+    sec = text.split('against baseline', 1)[1].splitlines()[2:]
+    return [(l.split()[0], ' '.join(l.split()[1:3]), l.split()[3], 'MISSING' if ' MISSING (' in l else l.split()[-1])
+            for l in sec if l.strip()]
+
+def test_cli_every_routine_writes_conditions_in_every_row_and_gets_a_verdict_per_case(every_routine, tmp_path):
+    names = sorted(every_routine)
+    assert {'scale', 'rmsnorm', 'fused_add_rmsnorm', 'call_boundary', 'silu_and_mul', 'gelu_and_mul',
+            'gelu_tanh_and_mul', 'decode_step'} <= set(names)
+    csv_path = tmp_path/'all.csv'
+    rc, text = _cli(['--routine', 'all', '--output-path', str(csv_path), '--roofline', str(tmp_path/'roof.png')])
+    assert rc == 0, text
+    rows = list(csv.DictReader(open(csv_path)))
+    plans, _ = B.make_plans(every_routine, B.build_parser(every_routine).parse_args(['--routine', 'all']))
+    assert {r['routine'] for r in rows} == set(names)
+    for pl in plans:   # one row per case and backend of every routine
+        assert sum(r['routine'] == pl.routine.name for r in rows) == len(pl.cases) * len(pl.backends), pl.routine.name
+    for r in rows:
+        empty = [k for k in S.CONDITION_FIELDS if not r.get(k)]
+        assert not empty, (r['routine'], r['case'], r['backend'], empty)
+        assert (r['gpu_name'], r['gpu_uuid'], r['driver'], r['sm_mhz_before'], r['throttle'], r['l2']) == \
+               ('Fake GPU', 'GPU-1234', '580.65', '1980', 'none', 'flushed'), r
+    assert text.count('Fake GPU [GPU-1234] driver 580.65') == len(plans)   # the conditions line above every table
+    # FLOPs where they matter: the library's ops count bytes and FLOPs in every case, and each such row sits on the roofline
+    counted = {'scale', 'rmsnorm', 'fused_add_rmsnorm', 'silu_and_mul', 'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step'}
+    for r in rows:
+        assert bool(r['nbytes'] and r['flops']) == bool(r['pct_bound']), (r['routine'], r['nbytes'], r['flops'])
+        assert r['routine'] not in counted or (r['nbytes'] and r['flops']), (r['routine'], r['case'])
+    assert {r['bound'] for r in rows if r['bound']} == {'memory'} and (tmp_path/'roof.png').stat().st_size > 10_000
+    assert f"roofline: {tmp_path/'roof.png'} ({sum(1 for r in rows if r['flops'])} points)" in text
+    # --baseline against that run: a verdict for every case of every routine, SAME at the same speed, FASTER at 0.8x
+    for speed, want in ((1.0, 'SAME'), (0.8, 'FASTER')):
+        rc, text = _cli(['--routine', 'all', '--baseline', str(csv_path)], speed)
+        vs = _verdict_lines(text)
+        assert rc == 0 and len(vs) == len(rows), text
+        assert {(v[0], v[1], v[2]) for v in vs} == {(r['routine'], r['case'], r['backend']) for r in rows}
+        assert {v[3] for v in vs} == {want}, [v for v in vs if v[3] != want]
+
+def test_cli_every_routine_refuses_foreign_baselines_and_names_missing_cases(every_routine, tmp_path, capsys):
+    base = tmp_path/'all.csv'
+    assert _cli(['--routine', 'all', '--output-path', str(base)])[0] == 0
+    rows = list(csv.DictReader(open(base)))
+    here = rows[0]['gpu']
+    def variant(name, keep, **change):
+        p = tmp_path/name
+        with open(p, 'w', newline='') as f:
+            w = csv.DictWriter(f, list(rows[0])); w.writeheader(); w.writerows({**r, **change} for r in rows if keep(r))
+        return str(p)
+    names = sorted(every_routine)
+    for i, rt in enumerate(names):
+        mine = lambda r: r['routine'] == rt
+        dtype = every_routine[rt].dtypes[0]
+        other = names[(i + 1) % len(names)]
+        for path, msg in ((variant(f'{rt}_gpu.csv', mine, gpu='Other GPU'), f"GPU: baseline ['Other GPU'], this run ['{here}']"),
+                          (variant(f'{rt}_dtype.csv', mine, dtype='int8'), f"dtype of {rt}: baseline ['int8'], this run ['{dtype}']"),
+                          (variant(f'{rt}_routine.csv', lambda r: r['routine'] == other), f"routine: baseline ['{other}'], this run ['{rt}']")):
+            assert _cli(['--routine', rt, '--dtype', dtype, '--baseline', path])[0] == 2, (rt, path)
+            err = capsys.readouterr().err
+            assert msg in err and 'Traceback' not in err and err.count('\n') == 1, (rt, err)
+        first = next(r for r in rows if mine(r))   # the baseline lacks the routine's first row: that case is named
+        gone = lambda r: (r['case'], r['backend']) == (first['case'], first['backend'])
+        rc, text = _cli(['--routine', rt, '--baseline', variant(f'{rt}_missing.csv', lambda r: mine(r) and not gone(r))])
+        vs = _verdict_lines(text)
+        assert rc == 0 and len(vs) == sum(map(mine, rows)), text
+        assert [v[3] for v in vs if (v[1], v[2]) == (first['case'], first['backend'])] == ['MISSING'], text
+        assert f"baseline has no row for {rt} {first['case']} {first['backend']}" in text
+        assert {v[3] for v in vs if (v[1], v[2]) != (first['case'], first['backend'])} == {'SAME'}, rt
+
+
+def test_cli_validate_prints_four_timers_with_a_fake_ncu(toy, tmp_path, monkeypatch):
+    "--validate end to end on a CPU: the three in-process timers faked, ncu a script that records its command line."
+    seen = tmp_path/'ncu_argv.txt'
+    ncu = tmp_path/'ncu'
+    ncu.write_text(f'#!/bin/sh\necho "$@" > {seen}\ncat <<"X"\n==PROF== Connected\n"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"\n'
+                   + ''.join(f'"{i}","k","gpu__time_duration.sum","nsecond","500"\n' for i in range(20)) + 'X\n')
+    ncu.chmod(0o755)
+    monkeypatch.setenv('PATH', f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    def bench(fn, args, kwargs, **kw):
+        assert kw['cold_l2_cache'] is True and kwargs['x'].numel() == 64    # the first case, L2 flushed
+        t = 0.0006 if kw.get('use_cuda_graph') else 0.0007
+        return BenchTimes([t] * 5, timer='cupti' if kw.get('enable_cupti') else 'cuda_events')
+    out = io.StringIO()
+    assert main(['--routine', 'abtoy', '--dtype', 'float32', '--validate'], bench_fn=bench, out=out) == 0
+    text = out.getvalue()
+    assert 'timer cross-check: abtoy n=64 float32 mine' in text
+    rows = {l.split()[0]: l.split()[1:] for l in text.splitlines()[2:] if l.strip()}
+    assert rows['cupti'] == ['0.70', '-'] and rows['cuda_events'] == ['0.70', '+0.0', '%']
+    assert rows['cuda_graph'] == ['0.60', '-14.3', '%'] and rows['ncu'] == ['0.50', '-28.6', '%']   # 20 x 500 ns / 20 calls
+    child = seen.read_text()
+    assert '--nvtx-include fnb_validate/' in child and '--routine abtoy --dtype float32 --ncu-child' in child and '--validate' not in child
+
+def test_self_comparison_counts_and_can_fail():
+    "The GPU test's check on synthetic timings: a quiet kernel against itself is SAME >= 19 of 20; a noisy one is not."
+    quiet = lambda seed: _synthetic(1.0, 0.05, 200, seed)
+    same, rs = S.self_comparison(_a, bench_fn=quiet(1))
+    assert same >= 19 and len(rs) == 20 and {(r.a, r.b) for r in rs} == {('A', 'A again')}
+    noisy, _ = S.self_comparison(_a, bench_fn=_synthetic(1.0, 0.6, 5, 2))
+    assert noisy < 19
+    assert S.self_comparison(_a, runs=3, bench_fn=quiet(3))[1].__len__() == 3
+    with pytest.raises(ValueError, match='runs must be an int >= 1'): S.self_comparison(_a, runs=0)
+
+
+@pytest.mark.cuda
+def test_self_comparison_19_of_20_on_gpu():
+    "The library's scale (2^24 fp16) against itself, 20 A/B comparisons of 10 interleaved rounds: >= 19 must be SAME (~20 s)."
+    from flashinfer_nb.scale import scale
+    x = torch.randn(1 << 24, device='cuda', dtype=torch.float16)
+    t0 = time.perf_counter()
+    same, rs = S.self_comparison(lambda x: scale(x, 2.0), (x,), repeat_time_ms=10, dry_run_time_ms=5)
+    detail = [(r.verdict, f"{r.ratio:.4f} [{r.lo:.4f}, {r.hi:.4f}]") for r in rs]
+    print(f"self-comparison: {same} of 20 SAME in {time.perf_counter() - t0:.1f} s; {S.conditions_line(rs[0].conditions)}")
+    assert len(rs) == 20 and same >= 19, detail

@@ -108,6 +108,18 @@ def test_writefile_cells_are_shown_in_their_language(tmp_path):
     assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%writefile {d}/k.cuh\n#include'), cells[0]
     assert [c.cell_type for c in cells[1:]] == ['code', 'code']   # Python, and a text file: code cells as before
 
+def test_cuda_kernel_cells_are_shown_as_cuda_with_their_report(tmp_path):
+    src = _nb(tmp_path/'k.ipynb', "%%cuda_kernel k\n__global__ void k(float* x) { x[0] = x[1] > 0 ? 1.f : 2.f; }", 'print(1)')
+    nb = nbformat.read(src, as_version=4)
+    nb.cells[0].outputs = [nbformat.v4.new_output('stream', name='stdout', text='compiled k')]
+    nbformat.write(nb, src)
+    stage_notebook(src, tmp_path/'out'/'k.ipynb', execute=False)
+    cells = nbformat.read(tmp_path/'out'/'k.ipynb', as_version=4).cells
+    # the source as a CUDA block (Pygments' Python lexer failed on `?` and warned), then the cell with its report only
+    assert cells[0].cell_type == 'markdown' and cells[0].source.startswith('````cuda\n%%cuda_kernel k\n__global__'), cells[0]
+    assert cells[1].cell_type == 'code' and cells[1].metadata['tags'] == ['remove-input'] and cells[1].outputs[0]['text'] == 'compiled k'
+    assert cells[2].cell_type == 'code' and 'tags' not in cells[2].metadata
+
 def test_benchmarks_page_lists_each_result_once(tmp_path):
     res = tmp_path/'results'; res.mkdir()
     (res/'gpu_op.csv').write_text('n,dtype,mine_tbps\n1024,bf16,1.5\n2048,bf16,2.5\n')
@@ -185,6 +197,11 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
     assert all(c.execution_count is None for c in code) and '"execution_count": 7' not in raw
     assert missing_gpu_outputs([path]) == [] and docs_main(['check-gpu-outputs', str(path)]) == 0
     assert (tmp_path/'copy'/'10_x.ipynb').read_text() == raw
+    here = os.getcwd()
+    try:                                  # a path relative to the checkout, as typed at a shell there
+        os.chdir(repo_root())
+        assert all(l.startswith('nbs/20b_profile.ipynb: code cell') for l in missing_gpu_outputs([Path('nbs/20b_profile.ipynb')]))
+    finally: os.chdir(here)
     # what check_sync.sh does to it (nbdev-clean) changes nothing; a second recording of the same outputs neither
     subprocess.run([str(Path(sys.executable).with_name('nbdev-clean')), '--fname', str(path)], cwd=repo_root(), check=True)
     assert path.read_text() == raw
@@ -199,8 +216,11 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
 def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
     path = _gpu_nb(tmp_path/'10_x.ipynb'); before = path.read_text()
     def failing(path, run): raise NotebookError('10_x.ipynb, code cell 1: RuntimeError: CUDA error')
-    with pytest.raises(NotebookError, match='code cell 1'): record_gpu([path], execute=failing)
-    assert path.read_text() == before
+    good = _gpu_nb(tmp_path/'11_y.ipynb')
+    bad, ok = record_gpu([path, good], execute=lambda p, run: (failing if p.name == '10_x.ipynb' else _fake_gpu)(p, run))
+    assert 'code cell 1: RuntimeError' in bad['error'] and bad['with_output'] == 0 and 'error' not in ok
+    assert path.read_text() == before                       # untouched
+    assert ok['with_output'] == 2 and missing_gpu_outputs([good]) == []   # the next notebook is still recorded
 
 def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
     from flashinfer_nb.docs import execute_cells
@@ -210,9 +230,23 @@ def test_execute_cells_runs_in_order_from_the_notebook_folder(tmp_path):
     with pytest.raises(NotebookError, match=r'e.ipynb, code cell 2: ZeroDivisionError'): execute_cells(path, {0, 2, 3})
 
 def test_record_gpu_needs_a_gpu(monkeypatch, capsys):
-    from flashinfer_nb import magics
-    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     assert docs_main(['record-gpu']) == 2 and 'no CUDA GPU' in capsys.readouterr().err
+
+def test_execute_in_child_isolates_each_notebook(tmp_path):
+    from flashinfer_nb.docs import execute_in_child
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import os; os.environ['FNB_CHILD_MARK'] = '1'; x = 2"),
+                nbformat.v4.new_code_cell('print(x, os.getpid())'),
+                nbformat.v4.new_code_cell("raise ValueError('boom')")]
+    for k, c in enumerate(nb.cells): c.id = f"c{k}"
+    path = tmp_path/'nb.ipynb'; nbformat.write(nb, path)
+    outs = execute_in_child(path, {0, 1})
+    text = ''.join(outs[1][0]['text'])   # a stream's text may come back as a list of lines
+    assert text.startswith('2 ') and int(text.split()[1]) != os.getpid()     # ran, in another process
+    assert 'FNB_CHILD_MARK' not in os.environ                               # and left this one alone
+    with pytest.raises(NotebookError, match="code cell 2: ValueError: boom"): execute_in_child(path, {0, 1, 2})
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason='no chromium binary (apt-get install chromium, or set FLASHINFER_NB_CHROMIUM)')

@@ -135,14 +135,16 @@ def test_rmsnorm_all_launch_configs_agree():
     # every vectors-per-thread choice of the block kernel is correct (they sum in different orders, so
     # they may differ from each other in the last bit, not from the reference)
     m = gen_norm_module().build_and_load()
-    x = torch.randn(33, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
-    r = torch.randn_like(x)
-    for vpt in (1, 2, 4, 8):
-        o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt)
-        assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
-        x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt)
-        assert torch.equal(r2, r + x)
-        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
+    # 100 + v: weight loaded early; 200 + v: weight loaded late, batched; 14338 (4-byte vectors) reaches 16 per thread
+    for d, vpts in ((4096, (1, 2, 4, 8, 101, 104, 204, 208)), (14338, (16, 116, 216, 0))):
+        x = torch.randn(33, d, device='cuda', dtype=torch.bfloat16); w = torch.randn(d, device='cuda', dtype=torch.bfloat16)
+        r = torch.randn_like(x)
+        for vpt in vpts:
+            o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt, None)
+            assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
+            x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)
+            assert torch.equal(r2, r + x)
+            assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
 
 @pytest.mark.cuda
 def test_huge_eps_is_the_ops_own_error():
@@ -203,6 +205,73 @@ def test_norm_checks_in_binding_match_python():
     assert_close_rel(rmsnorm(x3, w, 0), ref_rmsnorm(x3, w, 0.0), torch.bfloat16)
 
 
+# programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
+# on a chain where every kernel reads what the one before wrote (a missing griddepcontrol.wait reads stale data)
+from flashinfer_nb.activation import silu_and_mul
+from flashinfer_nb.utils import cc_of
+
+def _pdl_chain(x, r, w, w2, y, z, u, pdl):
+    for _ in range(3):
+        fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl)       # x, r written
+        rmsnorm(x, w, 1e-6, out=y, enable_pdl=pdl)             # reads x
+        silu_and_mul(y, out=z, enable_pdl=pdl)                 # reads y
+        gemma_rmsnorm(z, w2, 1e-6, out=u, enable_pdl=pdl)      # reads z
+        gemma_fused_add_rmsnorm(u, z, w2, 1e-6, enable_pdl=pdl)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('rows,h', [(1, 4096), (8, 14336), (32, 4100), (300, 2048), (4096, 1024)])
+def test_pdl_same_results_eager_and_graph(rows, h):
+    if cc_of(torch.device('cuda')) < 90: pytest.skip('programmatic dependent launch needs sm_90+')
+    dt, d = torch.bfloat16, h // 2
+    g = torch.Generator(device='cuda').manual_seed(rows * h)
+    w, w2 = torch.randn(h, device='cuda', dtype=dt, generator=g), torch.randn(d, device='cuda', dtype=dt, generator=g)
+    x0, r0 = (torch.randn(rows, h, device='cuda', dtype=dt, generator=g) for _ in range(2))
+    def run(pdl, graph=False):
+        x, r = x0.clone(), r0.clone()
+        y, u = torch.full_like(x, float('nan')), torch.full((rows, d), float('nan'), device='cuda', dtype=dt)
+        z = torch.full_like(u, float('nan'))
+        if not graph: _pdl_chain(x, r, w, w2, y, z, u, pdl)
+        else:
+            _pdl_chain(x.clone(), r.clone(), w, w2, y.clone(), z.clone(), u.clone(), pdl)   # warm up outside the capture
+            torch.cuda.synchronize()
+            cg = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(cg): _pdl_chain(x, r, w, w2, y, z, u, pdl)
+            for t in (y, z, u): t.fill_(float('nan'))
+            x.copy_(x0); r.copy_(r0); cg.replay()
+        torch.cuda.synchronize()
+        return x, r, y, z, u
+    off = run(False)
+    assert not any(t.isnan().any() for t in off)
+    for pdl in (True, None):
+        for graph in (False, True):
+            on = run(pdl, graph)
+            for a, b in zip(on, off): assert torch.equal(a, b), (pdl, graph)
+    # and one step against float64: fused_add_rmsnorm with PDL right after the copies it reads
+    x, r = x0.clone(), r0.clone()
+    fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=True)
+    assert torch.equal(r, r0 + x0)
+    assert_close_rel(x, ref_rmsnorm(r0 + x0, w, 1e-6), dt)
+
+@pytest.mark.cuda
+def test_pdl_argument_checks_on_gpu(monkeypatch):
+    import flashinfer_nb.norm as N
+    x = torch.randn(4, 256, device='cuda', dtype=torch.bfloat16); w = torch.randn(256, device='cuda', dtype=torch.bfloat16)
+    xa = torch.randn(4, 512, device='cuda', dtype=torch.bfloat16)
+    rmsnorm(x, w); silu_and_mul(xa)                      # modules loaded: bad values meet the binding first
+    for bad in (1, 'yes', 1.0):
+        for fn in (lambda b: rmsnorm(x, w, enable_pdl=b), lambda b: fused_add_rmsnorm(x, x.clone(), w, enable_pdl=b),
+                   lambda b: silu_and_mul(xa, enable_pdl=b)):
+            with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): fn(bad)
+        # the binding's own check (skip_check: no Python checks)
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): rmsnorm(x, w, enable_pdl=bad, skip_check=True)
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): silu_and_mul(xa, enable_pdl=bad, skip_check=True)
+    # an older device: the Python check refuses True and takes None (the bindings apply the same rule; not reachable here)
+    monkeypatch.setattr(N, 'cc_of', lambda dev: 80)
+    with pytest.raises(ValueError, match=r'enable_pdl=True needs compute capability 9.0 or newer.*8\.0'): rmsnorm.check(x, w, 1e-6, None, True)
+    with pytest.raises(ValueError, match='enable_pdl=True needs'): fused_add_rmsnorm.check(x, x.clone(), w, 1e-6, True)
+    rmsnorm.check(x, w, 1e-6, None, None); rmsnorm.check(x, w, 1e-6, None, False)
+
+
 def test_norm_rejects_cpu_input():
     x, w = torch.ones(4, 64, dtype=torch.bfloat16), torch.ones(64, dtype=torch.bfloat16)
     for fn in (rmsnorm, gemma_rmsnorm):
@@ -219,8 +288,10 @@ def test_norm_bench_routines_registered():
     assert {'rmsnorm', 'fused_add_rmsnorm'} <= set(rs)
     args = argparse.Namespace(dtype=['bfloat16'], rmsnorm_shapes=['8192x4096', '1x64'], fused_add_rmsnorm_shapes=['2x128'])
     cases = list(rs['rmsnorm'].cases(args))
-    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == 2 * 8192 * 4096 * 2
-    assert list(rs['fused_add_rmsnorm'].cases(args))[0].nbytes == 4 * 2 * 128 * 2
+    assert [c.params['rows'] for c in cases] == [8192, 1] and cases[0].nbytes == (2 * 8192 * 4096 + 4096) * 2
+    assert (cases[0].flops, cases[1].flops) == (4 * 8192 * 4096, 4 * 64)      # 4 FLOPs per element: the roofline's intensity
+    (fused,) = rs['fused_add_rmsnorm'].cases(args)
+    assert (fused.nbytes, fused.flops) == ((4 * 2 * 128 + 128) * 2, 5 * 2 * 128)
     from flashinfer_nb.norm import _parse_shapes
     with pytest.raises(ValueError, match='ROWSxHIDDEN'): _parse_shapes(['8192by4096'])
 
@@ -257,4 +328,78 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
     lib = spec.build()
     mod = spec.load(lib)
     with pytest.raises(ValueError, match='CUDA'):
-        mod.rmsnorm(torch.empty(2, 8), torch.ones(2, 8), torch.ones(8), 1e-6, 0.0, 0)
+        mod.rmsnorm(torch.empty(2, 8), torch.ones(2, 8), torch.ones(8), 1e-6, 0.0, 0, None)
+
+
+def test_resolve_pdl_follows_flashinfer():
+    # None: on from compute capability 9.0 (Hopper) up, off below; True below 9.0 and non-bools are refused
+    from flashinfer_nb.norm import resolve_pdl
+    import inspect
+    assert resolve_pdl(None, 90) and resolve_pdl(None, 100) and resolve_pdl(None, 120) and not resolve_pdl(None, 89)
+    assert resolve_pdl(True, 90) is True and resolve_pdl(False, 90) is False and resolve_pdl(False, 80) is False
+    with pytest.raises(ValueError, match=r'enable_pdl=True needs compute capability 9.0 or newer.*has 8\.6.*enable_pdl=None'): resolve_pdl(True, 86)
+    for bad in (1, 0, 'true', 1.0):
+        with pytest.raises(TypeError, match='enable_pdl must be None, True or False'): resolve_pdl(bad, 90)
+    for fn in (rmsnorm, gemma_rmsnorm, fused_add_rmsnorm, gemma_fused_add_rmsnorm):
+        assert inspect.signature(fn).parameters['enable_pdl'].default is None
+
+
+def _norm_table_db(tmp_path, monkeypatch, entries):
+    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt)], read by the next lookup."
+    import importlib
+    T = importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    for gpu, op, dt, bucket, vpt in entries: T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt})
+    T.reload_db()
+    return T
+
+def test_norm_tuned_table_reads_the_database(tmp_path, monkeypatch):
+    # compile-only machines too: the table lives in the host TU, so no GPU is needed to fill and query it
+    import flashinfer_nb.norm as N
+    m = N.get_norm_module()
+    T = _norm_table_db(tmp_path, monkeypatch, [('GPU A', 'rmsnorm', 'bfloat16', '8x4096', 8),
+                                               ('GPU A', 'fused_add_rmsnorm', 'float16', '256x14336', 102),
+                                               ('GPU A', 'scale', 'bfloat16', '1048576', 4),          # another op: ignored
+                                               ('GPU A', 'rmsnorm', 'bfloat16', '4096', 4),           # not RxD: ignored
+                                               ('GPU B', 'rmsnorm', 'bfloat16', '8x4096', 2)])
+    monkeypatch.setattr(T, 'gpu_name', lambda i: {0: 'GPU A', 1: 'GPU B', 2: 'GPU C'}[i])
+    try:
+        assert N.apply_tuned(m, devices=[0, 1, 2]) == 3
+        h = lambda dev, code, fused, d, rows: m.norm_tuned_hint(dev, code, fused, d, rows)
+        assert [h(0, 1, False, 4096, r) for r in (4, 5, 8, 9)] == [0, 8, 8, 0]     # bucket (4, 8]
+        assert h(0, 1, False, 4100, 8) == 0 and h(0, 1, True, 4096, 8) == 0 and h(0, 0, False, 4096, 8) == 0
+        assert h(0, 0, True, 14336, 200) == 102 and h(0, 0, False, 14336, 200) == 0
+        assert h(1, 1, False, 4096, 8) == 2 and h(2, 1, False, 4096, 8) == 0  # per device: its own GPU's entries
+        # the database changes: apply again replaces, never appends
+        T.write_db_entry(tmp_path/'db.json', 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}); T.reload_db()
+        assert N.apply_tuned(m, devices=[0]) == 2 and h(0, 1, False, 4096, 8) == 4
+        for bad in [(0, 3, False, 4096, 3, 4), (0, 1, False, 0, 3, 4), (0, 1, False, 4096, 3, 0), (99, 1, False, 4096, 3, 4)]:
+            with pytest.raises(ValueError): m.norm_set_tuned(*bad)
+    finally:
+        for i in range(3): m.norm_clear_tuned(i)
+    assert h(0, 0, True, 14336, 200) == 0
+    assert N.norm_bucket(7, 4096) == '8x4096' and N.norm_bucket(1, 14336) == '1x14336'
+    with pytest.raises(ValueError, match='positive ints'): N.norm_bucket(0, 4096)
+
+@pytest.mark.cuda
+def test_norm_runs_tuned_entries_and_falls_back(tmp_path, monkeypatch):
+    import flashinfer_nb.norm as N
+    gpu = torch.cuda.get_device_name(0)
+    # vpt 8 at 33 rows; 32 vectors per thread cannot launch 16-byte bf16 vectors (the rule's fallback must run)
+    T = _norm_table_db(tmp_path, monkeypatch, [(gpu, 'rmsnorm', 'bfloat16', '64x4096', 8),
+                                               (gpu, 'fused_add_rmsnorm', 'bfloat16', '64x4096', 104),
+                                               (gpu, 'rmsnorm', 'bfloat16', '2x4096', 32)])
+    m = N.get_norm_module()
+    try:
+        assert N.apply_tuned(m, devices=[0]) == 3 and m.norm_tuned_hint(0, 1, False, 4096, 33) == 8
+        for rows in (33, 2):
+            x = torch.randn(rows, 4096, device='cuda', dtype=torch.bfloat16); w = torch.randn(4096, device='cuda', dtype=torch.bfloat16)
+            o = torch.full_like(x, float('nan'))
+            assert_close_rel(N.rmsnorm(x, w, out=o), ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
+            r = torch.randn_like(x); x2, r2 = x.clone(), r.clone()
+            N.fused_add_rmsnorm(x2, r2, w)
+            assert torch.equal(r2, r + x) and torch.isfinite(x2).all()
+            assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), torch.bfloat16)
+    finally:
+        m.norm_clear_tuned(0); T.reload_db()

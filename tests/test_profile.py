@@ -124,8 +124,8 @@ def test_ncu_errors_say_what_to_do(tmp_path, monkeypatch):
 
 def test_magics_without_a_gpu_say_so_in_one_line(monkeypatch, capsys):
     from IPython.core.interactiveshell import InteractiveShell
-    from flashinfer_nb import magics
-    monkeypatch.setattr(magics, '_cuda_available', lambda: False)
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: False)
     ip = InteractiveShell.instance(); ip.extension_manager.load_extension('flashinfer_nb')
     assert ip.run_line_magic('ncu', 'torch.zeros(1)') is None
     assert ip.run_line_magic('sanitize', '--tool racecheck torch.zeros(1)') is None
@@ -135,4 +135,135 @@ def test_magics_without_a_gpu_say_so_in_one_line(monkeypatch, capsys):
     from IPython.core.error import UsageError
     with pytest.raises(UsageError, match='unknown option'): ip.run_line_magic('ncu', '--kernal x f()')
     with pytest.raises(UsageError, match='unknown sanitizer tool'):
-        monkeypatch.setattr(magics, '_cuda_available', lambda: True); ip.run_line_magic('sanitize', '--tool leakcheck f()')
+        monkeypatch.setattr(magics_common, '_cuda_available', lambda: True); ip.run_line_magic('sanitize', '--tool leakcheck f()')
+
+
+
+SLOW_BODY = '\n'.join(['#include <cstdint>', '#include <cuda_runtime.h>', '', 'constexpr int RUN = 16;', '',
+                       '__global__ void vscale_kernel(const float* __restrict__ x, float* __restrict__ y, float a, int64_t n) {',
+                       '  const int64_t start = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) * RUN;',
+                       '  for (int j = 0; j < RUN; ++j) {', '    const int64_t i = start + j;', '    if (i < n) y[i] = a * x[i];',
+                       '  }', '}'])
+
+@needs_data
+def test_source_lines_rank_and_map_to_cell_lines():
+    got = json.loads((DATA/'ncu_source_lines_synthetic.json').read_text())
+    body = '\n'.join(f'text of line {i}' for i in range(2, 30))          # cell line L holds 'text of line L'
+    rows = prof.source_lines(got['kernels'][0]['pcs'], cell_source=body)
+    assert [r['cell_line'] for r in rows] == [11, 10, 9, 8]              # by samples; the pc without a line is in no row
+    assert (rows[0]['samples'], rows[0]['excess_sectors'], round(rows[0]['share'], 1)) == (1540, 2 * 917504, 95.2)
+    assert rows[0]['text'] == 'text of line 11' and rows[0]['rank_by'] == 'samples'
+    lib = prof.source_lines(got['kernels'][1]['pcs'])                      # no warp samples: ranked by instructions
+    assert [(r['line'], r['cell_line'], r['rank_by'], r['instructions']) for r in lib] == [
+        (120, None, 'instructions', 262144), (131, None, 'instructions', 131072)]
+    assert prof.line_rows(lib)[0][:2] == ['norm.cuh:120', '66.7'] and prof.line_rows(lib)[0][-1] == '-'
+    assert len(prof.source_lines(got['kernels'][0]['pcs'], top=2)) == 2
+    assert prof.source_lines([dict(pc=1, file='cell', line=3)]) == []     # no counters: nothing to rank
+
+REAL_LINES = DATA/'ncu_source_lines_vscale.json'   # captured on a GPU from 23_tutorial_profile's slow kernel
+
+@pytest.mark.skipif(not REAL_LINES.exists(), reason='no GPU capture yet: record 23_tutorial_profile on a GPU and copy '
+                    'nbs/ncu/vscale_slow.lines.json to tests/data/ncu_source_lines_vscale.json')
+def test_source_lines_of_a_real_capture():
+    "The slow vscale kernel under ncu's SourceCounters: its load-and-store line is the hottest, with most of the samples."
+    got = json.loads(REAL_LINES.read_text())
+    k = next(k for k in got['kernels'] if 'vscale_kernel' in k['kernel'])
+    rows = prof.source_lines(k['pcs'], cell_source=SLOW_BODY)
+    assert rows and rows[0]['cell_line'] == 11 and rows[0]['share'] > 50, rows
+    assert rows[0]['text'] == 'if (i < n) y[i] = a * x[i];' and all(r['cell_line'] for r in rows)
+
+def _kernel(i, name): return dict(id=i, kernel=name, **{key: None for key, _, _ in prof._COLUMNS})
+
+@needs_data
+def test_ncu_result_shows_the_hottest_cell_lines(tmp_path):
+    lines = tmp_path/'r.lines.json'
+    shutil.copy(DATA/'ncu_source_lines_synthetic.json', lines)
+    ks = [_kernel(7, 'vscale_kernel(const float *, float *, float, long)'),
+          _kernel(8, 'void flashinfer_nb::RMSNormKernel<__nv_bfloat16, 8, 128, 0, false>(flashinfer_nb::NormParams)')]
+    res = NcuResult(tmp_path/'r.ncu-rep', ks)
+    prof._attach_lines(res, lines, {'vscale_kernel': SLOW_BODY})
+    assert res.lines[7][0]['cell_line'] == 11 and res.lines[7][0]['text'] == 'if (i < n) y[i] = a * x[i];'
+    text = repr(res)
+    assert 'hottest source lines of vscale_kernel (by samples):' in text and re.search(r'cell line 11\s+95\.2\s+1540', text), text
+    assert 'norm.cuh:120' in text and '(by instructions)' in text
+    assert 'cell line 11' in res._repr_html_() and '<table' in res._repr_html_()
+    only = NcuResult(tmp_path/'r.ncu-rep', [ks[1]])                       # a kernel filter kept one: matched by name
+    prof._attach_lines(only, lines, None)
+    assert list(only.lines) == [8] and only.lines[8][0]['line'] == 120
+    assert only.lines[8][0]['samples'] is None and prof.line_rows(only.lines[8])[0][2] == '-'   # not collected: '-', not 0
+    renamed = tmp_path/'n.lines.json'                                     # an ncu whose metrics have other names
+    renamed.write_text(json.dumps(dict(kernels=[dict(kernel='vscale_kernel', pcs=[], correlated=['sass__inst_executed'])])))
+    res = NcuResult(tmp_path/'n.ncu-rep', [ks[0]])
+    prof._attach_lines(res, renamed, None)
+    assert not res.lines and "its per-instruction metrics: sass__inst_executed" in repr(res), repr(res)
+
+FAKE_NCU_REPORT = '''# the part of Nsight Compute's ncu_report API that _EXTRACT uses, as documented
+class _Metric:
+    def __init__(self, values, pcs=None): self.values, self.pcs = values, pcs
+    def has_correlation_ids(self): return self.pcs is not None
+    def correlation_ids(self): return _Metric(self.pcs)
+    def num_instances(self): return len(self.values)
+    def as_uint64(self, i): return self.values[i]
+    def as_double(self, i): return float(self.values[i])
+class _Source:
+    def __init__(self, f, l): self.f, self.l = f, l
+    def file_name(self): return self.f
+    def line(self): return self.l
+class _Action:
+    def __init__(self, name, metrics, source): self.n, self.m, self.s = name, metrics, source
+    def name(self): return self.n
+    def metric_by_name(self, name): return self.m.get(name)
+    def source_info(self, pc): return self.s.get(pc)
+    def metric_names(self): return list(self.m)
+class _Range:
+    def __init__(self, actions): self.actions = actions
+    def num_actions(self): return len(self.actions)
+    def action_by_idx(self, i): return self.actions[i]
+class _Context:
+    def num_ranges(self): return 1
+    def range_by_idx(self, i):
+        return _Range([_Action('vscale_kernel', {'inst_executed': _Metric([4, 8], [0x10, 0x20]),
+                                                 'smsp__pcsamp_sample_count': _Metric([1, 9], [0x20, 0x30]),
+                                                 'launch__grid_size': _Metric([1])},
+                               {0x10: _Source('cell', 8), 0x20: _Source('cell', 11)}),
+                       _Action('other_kernel', {}, {})])
+def load_report(path):
+    assert open(path).read() == 'a report'
+    return _Context()
+'''
+
+def test_extract_source_counters_through_the_report_interface(tmp_path, monkeypatch):
+    mod = tmp_path/'extras'; mod.mkdir()
+    (mod/'ncu_report.py').write_text(FAKE_NCU_REPORT)
+    rep = tmp_path/'r.ncu-rep'; rep.write_text('a report')
+    out = prof.extract_source_counters(rep, module_dir=mod)
+    got = json.loads(out.read_text())
+    assert out == tmp_path/'r.lines.json' and got['metrics'] == ['samples', 'instructions', 'excess_sectors']
+    assert got['kernels'] == [dict(kernel='vscale_kernel', pcs=[dict(pc=0x10, file='cell', line=8, instructions=4.0),
+                                                               dict(pc=0x20, file='cell', line=11, samples=1.0, instructions=8.0),
+                                                               dict(pc=0x30, file='', line=0, samples=9.0)],
+                                   correlated=['inst_executed', 'smsp__pcsamp_sample_count']),
+                              dict(kernel='other_kernel', pcs=[], correlated=[])]
+    (mod/'ncu_report.py').write_text('raise ImportError("_ncu_report was built for another Python")')
+    with pytest.raises(RuntimeError, match='(?s)with ncu_report failed.*another Python'): prof.extract_source_counters(rep, module_dir=mod)
+    monkeypatch.setattr(prof, 'find_ncu_report_dir', lambda *a: None)
+    with pytest.raises(FileNotFoundError, match='ncu_report.*extras/python'): prof.extract_source_counters(rep)
+
+def test_ncu_adds_source_counters_for_a_lineinfo_cell(tmp_path, monkeypatch):
+    from flashinfer_nb.magics import CellModule, CompileReport
+    def cell(command):
+        return CellModule('k', None, [], CompileReport('k', 'launcher', ['sm_90a'], 'test', command=command),
+                          tmp_path/'k.so', None, 'int x;')
+    monkeypatch.setattr(prof, '_cuda_bin_dirs', lambda: [])
+    monkeypatch.setenv('PATH', f"{_fake_tool(tmp_path, 'exit 3')}:/usr/bin:/bin")   # ncu fails: its command is in the error
+    for command, on in [('nvcc -O3 -lineinfo -c cell.cu', True), ('nvcc -O3 -c cell.cu', False)]:
+        with pytest.raises(RuntimeError, match='ncu failed') as e: ncu_profile('k.f()', dict(k=cell(command)), report=tmp_path/'r')
+        assert ('--section SourceCounters --import-source yes' in str(e.value)) == on, str(e.value)[:400]
+    with pytest.raises(RuntimeError, match='--section SourceCounters --import-source yes'):
+        ncu_profile('1', {}, report=tmp_path/'r', source_lines=True)
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.error import UsageError
+    from flashinfer_nb import magics_common
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: True)
+    ip = InteractiveShell.instance(); ip.extension_manager.load_extension('flashinfer_nb')
+    with pytest.raises(UsageError, match='--source-lines takes yes or no'): ip.run_line_magic('ncu', '--source-lines maybe f()')

@@ -410,9 +410,9 @@ def test_magics_session_survives_raise_error_and_interrupt(tmp_path, monkeypatch
     import _thread, threading
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
-    from flashinfer_nb import magics
+    from flashinfer_nb import magics, magics_common
     tiny_setup(tmp_path, monkeypatch)
-    monkeypatch.setattr(magics, '_cuda_available', lambda: True)  # the export needs no GPU: call it for real
+    monkeypatch.setattr(magics_common, '_cuda_available', lambda: True)  # the export needs no GPU: call it for real
     ip = InteractiveShell.instance(); ip.extension_manager.load_extension('flashinfer_nb')
     cell = lambda src: ip.run_cell_magic('cuda_kernel', 'guard --arch 9.0a', src)
     with capture_output(): cell(GUARD)

@@ -133,7 +133,7 @@ def test_cupti_and_events_agree_on_large_copy():
     x = torch.randn(1 << 28, device='cuda'); y = torch.empty_like(x)
     cu = bench_gpu_time(y.copy_, (x,), repeat_iters=30)
     ev = bench_gpu_time(y.copy_, (x,), repeat_iters=30, enable_cupti=False)
-    assert cu.timer == 'cupti' and ev.timer == 'cuda_events'
+    assert (cu.timer, ev.timer) == ('cupti', 'cuda_events'), (cu.timer, ev.timer)
     mc, me = summarize(cu).median_ms, summarize(ev).median_ms
     assert abs(mc - me) / me < 0.10, (mc, me)
 
@@ -150,8 +150,8 @@ def test_cuda_graph_mode_matches_plain_launches():
     x = torch.randn(1 << 26, device='cuda'); y = torch.empty_like(x)
     g = bench_gpu_time(torch.mul, (x, 2.0), dict(out=y), use_cuda_graph=True, repeat_iters=20)
     p = bench_gpu_time(torch.mul, (x, 2.0), dict(out=y), repeat_iters=20)
-    assert g.cuda_graph and g.calls_per_sample >= 10 and g.cold_l2
-    assert abs(summarize(g).median_ms / summarize(p).median_ms - 1) < 0.15
+    assert g.cuda_graph and g.calls_per_sample >= 10 and g.cold_l2, g
+    assert abs(summarize(g).median_ms / summarize(p).median_ms - 1) < 0.15, (summarize(g), summarize(p))
 
 @pytest.mark.cuda
 def test_cuda_graph_rotation_keeps_l2_cold():
@@ -159,8 +159,8 @@ def test_cuda_graph_rotation_keeps_l2_cold():
     x = torch.randn(l2 // 16, device='cuda'); y = torch.empty_like(x)
     cold = bench_gpu_time(torch.mul, (x, 2.0), dict(out=y), use_cuda_graph=True, repeat_iters=50)
     warm = bench_gpu_time(torch.mul, (x, 2.0), dict(out=y), use_cuda_graph=True, cold_l2_cache=False, repeat_iters=50)
-    assert cold.cold_l2 and cold.calls_per_sample >= 4 and not warm.cold_l2
-    assert summarize(cold).median_ms >= summarize(warm).median_ms
+    assert cold.cold_l2 and cold.calls_per_sample >= 4 and not warm.cold_l2, (cold, warm)
+    assert summarize(cold).median_ms >= summarize(warm).median_ms, (summarize(cold), summarize(warm))
 
 @pytest.mark.cuda
 def test_copy_bandwidth_is_plausible():

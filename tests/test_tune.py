@@ -145,6 +145,13 @@ def test_database_lookup_override_fallback_and_warm_start(tmp_path, monkeypatch)
     assert r.db_path == user and lookup('cellop', 'float32', 4096) == {'BLOCK': 128, 'VEC': 1}
     entry = T.read_db(user)['GPU A']['cellop']['float32']['4096']
     assert entry['median_us'] == 128.1 and entry['shape'] == '4096'
+    # min_gain: at 64 elements the best (BLOCK=128 VEC=2, 64.2) is 0.50x the default's time (128.2): a 60 % bar keeps the default
+    kw = dict(shapes=[64], op='cellop', dtype=torch.float32, reference=lambda x, out: x * 2, timer=make_timer(), rounds=1,
+              csv=False, progress=False, default={'BLOCK': 256, 'VEC': 2})
+    tune({'BLOCK': [128, 256], 'VEC': [1, 2]}, fake_build, fake_call, inputs_for, min_gain=0.6, **kw); T.reload_db()
+    assert lookup('cellop', 'float32', 64) == {'BLOCK': 256, 'VEC': 2}
+    tune({'BLOCK': [128, 256], 'VEC': [1, 2]}, fake_build, fake_call, inputs_for, min_gain=0.4, **kw); T.reload_db()
+    assert lookup('cellop', 'float32', 64) == {'BLOCK': 128, 'VEC': 2}    # 64.2 < 128.2 x (1 - 0.4)
     T.reload_db()
 
 def test_threads_write_shared_files_without_collisions(tmp_path):
@@ -269,3 +276,24 @@ def test_compile_timeout_stops_the_build(tmp_path, monkeypatch):
     assert [t.status for t in trials] == ['timeout', 'timeout'] and 'compile_timeout_s' in trials[0].error, [(t.status, t.error) for t in trials]
     monkeypatch.delenv('FLASHINFER_NB_NVCC')     # the same Tuner retries a timeout (not a compile error)
     assert [t.status for t in tu.compile(jobs=2)] == ['compiled', 'compiled']
+
+
+def test_row_entries_read_row_op_keys_only(tmp_path, monkeypatch):
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    for op, dt, b, cfg in [('rmsnorm', 'bfloat16', '8x4096', {'VPT': 8}), ('rmsnorm', 'float32', '1x14336', {'VPT': 101}),
+                           ('rmsnorm', 'bfloat16', '4096', {'VPT': 2}),      # not ROWSxD
+                           ('rmsnorm', 'bfloat16', '6x4096', {'VPT': 2}),    # rows not a power of two
+                           ('rmsnorm', 'bfloat16', '2x64', {'VPT': 0}),      # 0: the built-in rule, no entry
+                           ('rmsnorm', 'bfloat16', '4x64', {'BLOCK': 2}),    # another key
+                           ('rmsnorm', 'int8', '4x64', {'VPT': 2}),          # a dtype the bindings do not take
+                           ('scale', 'bfloat16', '8x4096', {'VPT': 8})]:     # another op
+        write_db_entry(db, 'GPU A', op, dt, b, cfg)
+    write_db_entry(db, 'GPU B', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4})
+    T.reload_db()
+    try:
+        assert sorted(T.row_entries('GPU A', ('rmsnorm',), 'VPT')) == [('rmsnorm', 1, 3, 4096, 8), ('rmsnorm', 2, 0, 14336, 101)]
+        assert list(T.row_entries('GPU C', ('rmsnorm',), 'VPT')) == []
+        assert T.row_bucket(7, 4096) == '8x4096' and T.row_bucket(1, 14336) == '1x14336'
+        with pytest.raises(ValueError, match='positive ints'): T.row_bucket(0, 4096)
+    finally: T.reload_db()

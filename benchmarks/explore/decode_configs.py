@@ -20,9 +20,9 @@ for dt in (torch.bfloat16,):
         for rows in (1, 32, 256):
             x = torch.randn(rows, h, device='cuda', dtype=dt); o = torch.empty_like(x); r = torch.randn_like(x)
             fns = {'empty': empty, 'copy': lambda: o.copy_(x), 'fi': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
-            for v in (0, 1, 2, 4, 8, 101, 102, 104): fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v))
+            for v in (0, 1, 2, 4, 8, 101, 102, 104): fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v, False))
             fns['fi_fused'] = lambda: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)
-            for v in (0, 1, 2, 4, 101, 102, 104): fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v))
+            for v in (0, 1, 2, 4, 101, 102, 104): fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v, False))
             for f in fns.values(): f()
             torch.cuda.synchronize()
             per = {k: [] for k in fns}

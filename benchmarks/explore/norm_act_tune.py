@@ -58,10 +58,10 @@ for dtype in (torch.bfloat16, torch.float16):
         out = torch.empty_like(x)
         nbytes = 2 * x.numel() * x.element_size()
         fns = [('torch', lambda: F.rms_norm(x, (d,), w, 1e-6)),
-               ('fi_nb auto', lambda: m.rmsnorm(out, x, w, 1e-6, 0.0, 0)),
+               ('fi_nb auto', lambda: m.rmsnorm(out, x, w, 1e-6, 0.0, 0, False)),
                ('api', lambda: flashinfer_nb.rmsnorm(x, w, out=out))]
         if d >= 1024 and rows > 32:
-            fns += [(f'vpt={v}', (lambda v=v: m.rmsnorm(out, x, w, 1e-6, 0.0, v))) for v in (2, 4, 8)]
+            fns += [(f'vpt={v}', (lambda v=v: m.rmsnorm(out, x, w, 1e-6, 0.0, v, False))) for v in (2, 4, 8)]
         row(f"rmsnorm {str(dtype)[6:]} {rows}x{d}", nbytes, fns, ceiling)
         ref = F.rms_norm(x.float(), (d,), w.float(), 1e-6)
         flashinfer_nb.rmsnorm(x, w, out=out)
@@ -74,8 +74,8 @@ for dtype in (torch.bfloat16, torch.float16):
         nbytes = 4 * x.numel() * x.element_size()
         def torch_fused():
             r.add_(x); return F.rms_norm(r, (d,), w, 1e-6)
-        fns = [('torch', torch_fused), ('fi_nb auto', lambda: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, 0))]
-        fns += [(f'vpt={v}', (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v))) for v in (2, 4, 8)]
+        fns = [('torch', torch_fused), ('fi_nb auto', lambda: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, 0, False))]
+        fns += [(f'vpt={v}', (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v, False))) for v in (2, 4, 8)]
         row(f"fused_add_rmsnorm {str(dtype)[6:]} {rows}x{d} (4 passes)", nbytes, fns, ceiling)
         del x, r, w
 
@@ -87,6 +87,6 @@ for rows, d2 in [(8192, 28672), (1, 28672), (32, 28672), (4096, 8192)]:
     nbytes = 3 * rows * d * 2
     fns = [('torch', lambda: F.silu(x[:, :d]) * x[:, d:]), ('silu_and_mul', lambda: flashinfer_nb.silu_and_mul(x, out=out)),
            ('gelu_and_mul', lambda: flashinfer_nb.gelu_and_mul(x, out=out)), ('gelu_tanh', lambda: flashinfer_nb.gelu_tanh_and_mul(x, out=out)),
-           ('gelu via erfcf', lambda: gelu_erfc.gelu_erfc_and_mul(out, x))]
+           ('gelu via erfcf', lambda: gelu_erfc.gelu_erfc_and_mul(out, x, False))]
     row(f"act_and_mul bf16 {rows}x{d2}", nbytes, fns, ceiling)
     del x, out

@@ -34,6 +34,7 @@ __global__ void __launch_bounds__(kThreads)
   const V* pa = reinterpret_cast<const V*>(row);
   const V* pb = reinterpret_cast<const V*>(row + d);
   V a[kPer], b[kPer];
+  pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
     const int i = base + k * blockDim.x;
@@ -42,6 +43,7 @@ __global__ void __launch_bounds__(kThreads)
       b[k] = pb[i];
     }
   }
+  pdl_launch_dependents();  // PDL: the next kernel's blocks may launch (and wait) while these loads land
   V* po = reinterpret_cast<V*>(out + static_cast<int64_t>(blockIdx.x) * out_stride);
 #pragma unroll
   for (int k = 0; k < kPer; ++k) {
@@ -59,10 +61,10 @@ __global__ void __launch_bounds__(kThreads)
 // out (rows x d, row stride out_stride) = Act(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride).
 // Vectors of the widest of 16 / sizeof(T), half that, a quarter, or 1 element that divides d, both strides
 // and both pointers' alignment (a d that is a multiple of 4 but not 8 took 1.7x FlashInfer's time when it
-// fell straight to single elements).
+// fell straight to single elements). pdl: programmatic dependent launch (sm_90+ only; the binding checks).
 template <typename T, typename Act>
 cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows, int d,
-                              cudaStream_t stream) {
+                              bool pdl, int hint, cudaStream_t stream) {
   using namespace act_detail;
   if (rows <= 0 || d <= 0) return cudaSuccess;
   if (rows > 0x7fffffff) return cudaErrorInvalidValue;
@@ -73,26 +75,32 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
+  // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread
+  const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
+  if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || (hint_per != 1 && hint_per != 2)))
+    return cudaErrorInvalidValue;
   int sms = 0;
-  const bool decode = get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  const int per = decode ? 1 : kMaxVec / vec;        // vectors per thread: 16 bytes of each operand
+  const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
+  const bool one = hint != 0 ? hint_per == 1 : decode;
+  const int per = one ? 1 : kMaxVec / vec;           // vectors per thread: 16 bytes of each operand
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
-  const int threads = static_cast<int>(std::min<int64_t>(kThreads, ceil_div(work, 32) * 32));
+  const int cap = hint != 0 ? hint_threads : kThreads;
+  const int threads = static_cast<int>(std::min<int64_t>(cap, ceil_div(work, 32) * 32));
   const dim3 grid(static_cast<unsigned>(rows), static_cast<unsigned>(ceil_div(work, threads)));
   if (grid.y > 65535) return cudaErrorInvalidValue;
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if (per == 1)
-      ActAndMulKernel<T, Act, kVec, 1><<<grid, threads, 0, stream>>>(in, in_stride, out, out_stride, d);
-    else
-      ActAndMulKernel<T, Act, kVec, kMaxVec / kVec><<<grid, threads, 0, stream>>>(in, in_stride, out, out_stride, d);
+      return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
+                           out_stride, d);
+    return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
+                         in_stride, out, out_stride, d);
   };
-  if (vec == kMaxVec) go(std::integral_constant<int, kMaxVec>{});
-  else if (vec == kMaxVec / 2) go(std::integral_constant<int, (kMaxVec / 2 > 0 ? kMaxVec / 2 : 1)>{});
-  else if (vec == kMaxVec / 4) go(std::integral_constant<int, (kMaxVec / 4 > 0 ? kMaxVec / 4 : 1)>{});
-  else go(std::integral_constant<int, 1>{});
-  return cudaGetLastError();
+  if (vec == kMaxVec) return go(std::integral_constant<int, kMaxVec>{});
+  if (vec == kMaxVec / 2) return go(std::integral_constant<int, (kMaxVec / 2 > 0 ? kMaxVec / 2 : 1)>{});
+  if (vec == kMaxVec / 4) return go(std::integral_constant<int, (kMaxVec / 4 > 0 ? kMaxVec / 4 : 1)>{});
+  return go(std::integral_constant<int, 1>{});
 }
 
 }  // namespace flashinfer_nb

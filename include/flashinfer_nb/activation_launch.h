@@ -8,9 +8,12 @@
 
 namespace flashinfer_nb {
 
-// out (rows x d, row stride out_stride) = Act::apply(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride).
+// out (rows x d, row stride out_stride) = Act::apply(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride);
+// pdl: launch with programmatic dependent launch (sm_90+ only). hint: a tuned launch choice (0: the built-in
+// rule; else 10 * (block threads / 32) + 1 for one vector per thread, + 2 for 16 bytes of each operand per
+// thread; cudaErrorInvalidValue for anything else).
 template <typename T, typename Act>
 cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t out_stride, int64_t rows, int d,
-                              cudaStream_t stream);
+                              bool pdl, int hint, cudaStream_t stream);
 
 }  // namespace flashinfer_nb

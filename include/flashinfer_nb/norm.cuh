@@ -13,6 +13,8 @@
 // thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay coalesced.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
+#include <type_traits>
+
 #include "norm_launch.h"
 #include "vec.cuh"
 
@@ -26,8 +28,17 @@ constexpr int kPrefetchBlocks = 32;  // blocks that prefetch the weight into L2 
 constexpr int kMaxBlock = 512;     // block-mode threads per row: 128 registers per thread stay available
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
 
-// kEarly: load the weight with the row, before the reduction (registers held across it; no L2 prefetch).
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, bool kEarly = false>
+// When the weight is read (kWeight):
+//   kLate:    after the reduction, one vector at a time in the store loop (no registers held; prefetched into L2
+//             by the first blocks). The store to `out` between two weight loads keeps the compiler from hoisting
+//             the next load above it (they might alias), so a thread with kVPT vectors waits kVPT L2 round trips
+//             in a row: fine with many warps per SM, the chain that decides a decode launch otherwise.
+//   kEarly:   with the row, before the reduction (registers held across it; no L2 prefetch).
+//   kBatched: after the reduction, all kVPT vectors before the first store (one L2 round trip; registers held
+//             only from the reduction to the stores).
+constexpr int kLate = 0, kEarly = 1, kBatched = 2;
+
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
@@ -49,14 +60,17 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   // there. Prefetching from every block cost 45% at 8192 x 4096: as many L2 requests as row loads.
   V xv[kVPT];
   V rv[kFused ? kVPT : 1];
-  V wv[kEarly ? kVPT : 1];
-  if (!kEarly && blockIdx.x < kPrefetchBlocks) {
+  V wv[kWeight != kLate ? kVPT : 1];
+  // The prefetch goes before pdl_wait(): it only moves lines into L2, the point of coherence, so it cannot read
+  // anything stale even if the kernel before writes the weight; with PDL it overlaps that kernel's tail.
+  if (kWeight != kEarly && blockIdx.x < kPrefetchBlocks) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
       if (live && i < nvec) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
+  pdl_wait();  // PDL: every read of the inputs and every write comes after the previous kernel has finished
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
@@ -65,13 +79,16 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
       if constexpr (kFused) rv[k] = res[i];
     }
   }
-  if constexpr (kEarly) {
+  if constexpr (kWeight == kEarly) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
       if (live && i < nvec) wv[k] = w[i];
     }
   }
+  // PDL: the loads are in flight; the next kernel's blocks may now be scheduled (they wait in their pdl_wait()
+  // until this grid has finished and its writes are visible), so their launch overlaps our reduction and stores.
+  pdl_launch_dependents();
 
   // The row stays in registers as loaded (kVec elements of T per vector, half the registers of fp32
   // copies): converting again for the output costs an ALU op, while fewer registers mean more resident
@@ -111,13 +128,20 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   }
   if (!live) return;
   const float rstd = rsqrtf(ss / static_cast<float>(p.d) + p.eps);
+  if constexpr (kWeight == kBatched) {
+#pragma unroll
+    for (int k = 0; k < kVPT; ++k) {
+      const int i = lane + k * group;
+      if (i < nvec) wv[k] = w[i];
+    }
+  }
 
   V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + row * p.out_stride);
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
     if (i < nvec) {
-      const V wk = kEarly ? wv[kEarly ? k : 0] : w[i];
+      const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
       convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wk.data[j]) + p.weight_bias); });
       out[i] = o;
@@ -125,19 +149,18 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   }
 }
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, bool kEarly = false>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;
-  RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kEarly>
-      <<<static_cast<unsigned>(grid), kGroup > 0 ? kPackedBlock : block, 0, stream>>>(p);
-  return cudaGetLastError();
+  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight>, dim3(static_cast<unsigned>(grid)),
+                       dim3(kGroup > 0 ? kPackedBlock : block), stream, p.pdl, p);
 }
 
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
 // G = 32k <= 512 threads with kVPT vectors each: 4 by default (NOTES.md has the measurements), more only
 // when G would pass 512. kVPT * kVec stays <= 64 floats of row data per thread. vpt_hint (tuning
-// only) forces kVPT in block mode; 100 + v forces the early-weight kernel with kVPT = v (100: auto kVPT).
-// Returns cudaErrorInvalidValue when d is too long for registers.
+// only) forces kVPT in block mode; 100 + v forces the early-weight kernel with kVPT = v, 200 + v (v >= 4) the
+// batched late weight (100, 200: auto kVPT). Returns cudaErrorInvalidValue when d is too long for registers.
 //
 // Decode batches (rows <= 2 x the SM count: one or two blocks per SM, the grid never refills) are
 // latency-bound, not bandwidth-bound: what counts is the serial chain of one block (loads in flight ->
@@ -146,12 +169,14 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // reduction (one L2 round trip less; the fused kernel only while it holds <= 2 vectors of each operand or
 // runs on at most half the SMs: at 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
 // 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24).
+// Where a decode launch keeps the weight late with 4 or more vectors per thread (the fused kernel with more
+// rows than SMs), it reads them batched: one L2 round trip instead of kVPT in a row.
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   const int nvec = p.d / kVec;
-  const bool early_hint = vpt_hint >= 100;  // tuning: 100 + vpt forces the early-weight block kernel
-  if (early_hint) vpt_hint -= 100;
-  if (vpt_hint == 0) {
+  const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
+  vpt_hint %= 100;
+  if (vpt_hint == 0 && weight_hint < 0) {
     if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
     if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
     if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
@@ -170,18 +195,27 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
-  const bool early = early_hint || (decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 &&
-                                     (!kFused || vpt <= 2 || 2 * p.rows <= sms));
+  // Early weight: rmsnorm always at decode (at 1 x 14338 bf16, 16 vectors of 4 bytes per thread: late 7.78 us,
+  // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
+  // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
+  // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
+  const bool early = decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 && (!kFused || vpt <= 2 || p.rows <= sms);
+  int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
+  if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
+  auto go = [&](auto vpt_c) -> cudaError_t {
+    constexpr int kV = decltype(vpt_c)::value;
+    if (weight == kEarly) return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
+    if constexpr (kV >= 4) {
+      if (weight == kBatched) return launch<T, kVec, kV, 0, kFused, kBatched>(p, block, stream);
+    }
+    return launch<T, kVec, kV, 0, kFused, kLate>(p, block, stream);
+  };
   switch (vpt) {
-    case 1: return early ? launch<T, kVec, 1, 0, kFused, true>(p, block, stream) : launch<T, kVec, 1, 0, kFused>(p, block, stream);
-    case 2: return early ? launch<T, kVec, 2, 0, kFused, true>(p, block, stream) : launch<T, kVec, 2, 0, kFused>(p, block, stream);
-    case 4: return early ? launch<T, kVec, 4, 0, kFused, true>(p, block, stream) : launch<T, kVec, 4, 0, kFused>(p, block, stream);
-    case 8: return early ? launch<T, kVec, 8, 0, kFused, true>(p, block, stream) : launch<T, kVec, 8, 0, kFused>(p, block, stream);
-    case 16:  // early weight here only for the fused kernel: 1.25 -> 1.75x FlashInfer at 1 x 14338, while
-              // rmsnorm lost 3-9% with it (H200, benchmarks/results/NVIDIA_H200_issue19_vs_flashinfer_decode.txt)
-      if constexpr (kVec <= 4)
-        return early && kFused ? launch<T, kVec, 16, 0, kFused, true>(p, block, stream) : launch<T, kVec, 16, 0, kFused>(p, block, stream);
-      break;
+    case 1: return go(std::integral_constant<int, 1>{});
+    case 2: return go(std::integral_constant<int, 2>{});
+    case 4: return go(std::integral_constant<int, 4>{});
+    case 8: return go(std::integral_constant<int, 8>{});
+    case 16: if constexpr (kVec <= 4) return go(std::integral_constant<int, 16>{}); break;
     case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
   }
   return cudaErrorInvalidValue;

@@ -19,6 +19,7 @@ struct NormParams {
   int64_t rows;
   int d;
   float eps, weight_bias;
+  bool pdl;  // programmatic dependent launch (sm_90+ only: the binding checks the device)
 };
 
 }  // namespace norm_detail

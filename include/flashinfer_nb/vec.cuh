@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 namespace flashinfer_nb {
 
@@ -101,6 +102,42 @@ __device__ __forceinline__ void convert_pairs(VecN<T, kN>& v, F f) {
 #pragma unroll
     for (int j = 0; j < kN; ++j) v.data[j] = from_float<T>(f(j));
   }
+}
+
+// Programmatic dependent launch (PDL, sm_90+). A kernel launched with the programmatic-stream-serialization
+// attribute (launch_kernel below, pdl = true) may start while the kernel before it in the stream still runs;
+// pdl_wait() then blocks until that kernel has finished and its writes are visible, so every read of data
+// another kernel may have produced, and every write, comes after it. pdl_launch_dependents() lets the next
+// kernel's blocks be scheduled once every block of this one has called it (or exited): they start, and wait in
+// their own pdl_wait(), while this one finishes. Both are no-ops when the launch had no such attribute, and
+// emit nothing for the archs before sm_90 (the launchers never set the attribute there).
+__device__ __forceinline__ void pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// kernel<<<grid, block, 0, stream>>>(args...), through cudaLaunchKernelEx so that `pdl` can add the
+// programmatic-stream-serialization attribute (only ever true on sm_90+: the bindings check the device).
+template <typename... KArgs, typename... Args>
+inline cudaError_t launch_kernel(void (*kernel)(KArgs...), dim3 grid, dim3 block, cudaStream_t stream, bool pdl,
+                                 Args&&... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = pdl ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 }
 
 inline bool is_aligned(const void* ptr, int bytes) { return reinterpret_cast<uintptr_t>(ptr) % bytes == 0; }
