@@ -3,7 +3,7 @@
 
 Rows: a `%%cuda_kernel` cell with a TVM-FFI binding (the cell includes "tvm_ffi_utils.h" and exports itself), a
 launcher cell (`extern "C"`, the binding generated and compiled by c++), and the library modules norm, silu_and_mul
-and scale. *Cold*, a module: its first use in a new process on an empty private workspace (no cache entry, no objects).
+and scale; norm_vec is the norm module with one kernel TU per vector width (the `vec` layout, nbs/11_norm.ipynb). *Cold*, a module: its first use in a new process on an empty private workspace (no cache entry, no objects).
 *Cold*, a cell: a cell whose content the cache has not seen, compiled in a session that has compiled another cell
 before (what the edit loop waits for). *Warm*: a new process asking for the same module again (key, manifest check,
 load; no ninja), or the same cell again in a session. Each cold build also
@@ -48,6 +48,8 @@ extern "C" cudaError_t axpy(const float* x, float* y, float a, int64_t n, cudaSt
 SPEC = {
     'scale': "from flashinfer_nb.scale import gen_scale_module as g; spec = g()",
     'norm': "from flashinfer_nb.norm import gen_norm_module as g; spec = g()",
+    # the other kernel-TU layout (norm_kernel_tus = vec: one TU per vector width) to compare on this machine
+    'norm_vec': "from flashinfer_nb.norm import gen_norm_module as g; spec = g(layout='vec')",
     'silu_and_mul': "from flashinfer_nb.activation import gen_act_and_mul_module as g; spec = g('silu')",
 }
 MODULE = r'''
@@ -105,7 +107,7 @@ def machine() -> str:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--repeat', type=int, default=3, help='cold builds per row (median reported)')
-    ap.add_argument('--rows', default='binding_cell,launcher_cell,scale,norm,silu_and_mul')
+    ap.add_argument('--rows', default='binding_cell,launcher_cell,scale,norm,norm_vec,silu_and_mul')
     ap.add_argument('--out', default=None, help='also write the table here')
     a = ap.parse_args()
     rows = a.rows.split(',')

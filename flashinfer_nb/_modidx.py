@@ -712,6 +712,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                        'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit.get_norm_module': ('norm.html#get_norm_module', 'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit.get_scale_module': ('scale.html#get_scale_module', 'flashinfer_nb/op_jit.py'),
+                                      'flashinfer_nb.op_jit.norm_kernel_sources': ( 'norm.html#norm_kernel_sources',
+                                                                                    'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit.write_norm_kernel_units': ( 'norm.html#write_norm_kernel_units',
                                                                                         'flashinfer_nb/op_jit.py')},
             'flashinfer_nb.profile': { 'flashinfer_nb.profile.ChildError': ('profile.html#childerror', 'flashinfer_nb/profile.py'),

@@ -10,7 +10,7 @@ from .jit.core import JitSpec, gen_jit_spec, generated_source
 from .aot import register_aot
 
 # %% auto #0
-__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'gen_act_and_mul_module', 'get_act_and_mul_module']
+__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_KERNEL_LAYOUTS', 'norm_kernel_sources', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'gen_act_and_mul_module', 'get_act_and_mul_module']
 
 # %% ../nbs/10_scale.ipynb #c011
 # in flashinfer_nb.op_jit (09a_op_jit), free of torch: the AOT registry (`aot`, `list-modules`) loads without the ops
@@ -33,8 +33,8 @@ register_aot('scale', gen_scale_module)  # built by `python -m flashinfer_nb aot
 
 # %% ../nbs/11_norm.ipynb #05fafaab
 # in flashinfer_nb.op_jit (09a_op_jit), free of torch: the AOT registry (`aot`, `list-modules`) loads without the ops
-import functools
-from .jit.env import CSRC_DIR
+import functools, re
+from .jit.env import CSRC_DIR, setting
 from .jit.core import JitSpec, gen_jit_spec, write_if_different
 from .aot import register_aot
 
@@ -42,27 +42,49 @@ from .aot import register_aot
 NORM_KERNEL_TYPES = {'f16': ('half', (8, 4, 2, 1)), 'bf16': ('nv_bfloat16', (8, 4, 2, 1)), 'f32': ('float', (4, 2, 1))}
 
 def _norm_kernel_units(c_type: str, vecs: tuple, fused: bool) -> dict[str, str]:
-    """Sources of the two kernel TUs of one (dtype, op): `wide` instantiates the launcher and the kernels of the wider
-    half of the vector widths (16 and 8 bytes: the common case) and names the narrower ones' `dispatch` as `extern
-    template`; `narrow` instantiates those. Two TUs per (dtype, op) halve the longest compile without paying each TU's fixed cost (the CUDA
-    headers through cudafe++ and the host compiler, ~0.7 s) twenty-two times."""
-    f, split = str(fused).lower(), (len(vecs) + 1) // 2
-    head = "// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).\n" \
-           "#include <flashinfer_nb/norm.cuh>\n\n"
+    """Sources of the kernel TUs of one (dtype, op), one per vector width (`v8`, `v4`...): the widest instantiates the
+    launcher (and with it its own `dispatch`) and names the other widths' `dispatch` as `extern template`; each other
+    TU instantiates its width's."""
+    f = str(fused).lower()
+    head = lambda what: f"// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): {what}.\n"
     disp = lambda v: (f"cudaError_t flashinfer_nb::norm_detail::dispatch<{c_type}, {v}, {f}>"
                       "(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);\n")
-    return {'wide': head + ''.join(f"extern template {disp(v)}" for v in vecs[split:]) +
-                    f"template cudaError_t flashinfer_nb::RMSNormLauncher<{c_type}, {f}>(\n"
-                    "    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);\n",
-            'narrow': head + ''.join(f"template {disp(v)}" for v in vecs[split:])}
+    inc = "#include <flashinfer_nb/norm.cuh>\n\n"
+    units = {f"v{vecs[0]}": head(f"the launcher and the kernels of vector width {vecs[0]}") + inc +
+                            ''.join(f"extern template {disp(v)}" for v in vecs[1:]) +
+                            f"template cudaError_t flashinfer_nb::RMSNormLauncher<{c_type}, {f}>(\n"
+                            "    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);\n"}
+    units.update({f"v{v}": head(f"the kernels of vector width {v}") + inc + f"template {disp(v)}" for v in vecs[1:]})
+    return units
 
 NORM_KERNEL_DIR = CSRC_DIR/'norm_kernels'
+NORM_KERNEL_LAYOUTS = ('pair', 'vec')
 
 def _norm_kernel_texts() -> dict[str, str]:
-    "File name -> source of every norm kernel TU."
-    return {f"norm_{t}_{'fused' if fused else 'plain'}_{part}.cu": text
-            for t, (c, vecs) in NORM_KERNEL_TYPES.items() for fused in (False, True)
-            for part, text in _norm_kernel_units(c, vecs, fused).items()}
+    """File name -> source of every norm kernel TU, both layouts: the per-width TUs (`norm_f16_fused_v8.cu`...) and the
+    pairs that include two of them, a fused and a plain one of one dtype, the fused widths from the widest down with
+    the plain ones from the narrowest up (`norm_f16_fused_v8_plain_v1.cu`...). A fused TU takes ~0.3 s more to compile
+    than a plain one of the same width, so pairing one of each evens the TUs out (two fused widths in one TU were the
+    longest, 4.2-4.6 s of CPU on the 2-core machine, two plain ones 3.0-3.6 s)."""
+    out = {}
+    for t, (c, vecs) in NORM_KERNEL_TYPES.items():
+        for fused in (False, True):
+            out.update({f"norm_{t}_{'fused' if fused else 'plain'}_{w}.cu": text
+                        for w, text in _norm_kernel_units(c, vecs, fused).items()})
+        for a, b in zip(vecs, vecs[::-1]):
+            out[f"norm_{t}_fused_v{a}_plain_v{b}.cu"] = (
+                f"// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): two of the per-width TUs in one.\n"
+                f'#include "norm_{t}_fused_v{a}.cu"\n#include "norm_{t}_plain_v{b}.cu"\n')
+    return out
+
+def norm_kernel_sources(layout: str = 'pair') -> list:
+    """The kernel TUs of the norm module in `layout`: 'pair' (eleven, a fused and a plain vector width of one dtype
+    in each) or 'vec' (twenty-two, one per dtype, op and vector width)."""
+    if layout not in NORM_KERNEL_LAYOUTS:
+        raise ValueError(f"norm kernel layout {layout!r} is not one of {NORM_KERNEL_LAYOUTS} "
+                         "(FLASHINFER_NB_NORM_KERNEL_TUS / norm_kernel_tus in settings.ini)")
+    pat = r'norm_\w+_fused_v\d+_plain_v\d+\.cu' if layout == 'pair' else r'norm_[a-z0-9]+_(fused|plain)_v\d+\.cu'
+    return [NORM_KERNEL_DIR/n for n in _norm_kernel_texts() if re.fullmatch(pat, n)]
 
 def write_norm_kernel_units(dest=None) -> list:
     """(Re)write `csrc/norm_kernels/`: run it when norm.cuh's launcher or vector widths change (a test checks they
@@ -75,12 +97,15 @@ def write_norm_kernel_units(dest=None) -> list:
         write_if_different(dest/name, text); out.append(dest/name)
     return out
 
-def gen_norm_module(context=None) -> JitSpec:
+def gen_norm_module(context=None, layout: str | None = None) -> JitSpec:
     """The JIT spec of the norm module (RMSNorm and fused add + RMSNorm, fp16/bf16/fp32, sm_75 and up).
-    Fourteen TUs that build side by side: twelve kernel TUs, two per (dtype, op) (`csrc/norm_kernels/`, a few lines
-    each), and the host-only launcher and export (`csrc/norm.cpp`, `csrc/norm_jit_binding.cpp`, compiled by c++)."""
-    return gen_jit_spec('norm', [*(NORM_KERNEL_DIR/n for n in _norm_kernel_texts()), CSRC_DIR/'norm.cpp',
-                                 CSRC_DIR/'norm_jit_binding.cpp'],
+    The host-only launcher and export (`csrc/norm_host.cpp`: `csrc/norm.cpp` and `csrc/norm_jit_binding.cpp` in one
+    c++ TU, listed first so that it starts first) and the kernel TUs of `csrc/norm_kernels/` in `layout` (default: the
+    `norm_kernel_tus` setting): 'pair', eleven TUs, or 'vec', twenty-two (`norm_kernel_sources`). A TU per width
+    shortens the longest compile but pays each TU's fixed cost (the CUDA headers through cudafe++, cicc and the host
+    compiler: ~1.4 s of CPU) twice as often, so which layout builds faster depends on the cores. They build side by side."""
+    layout = layout or setting('norm_kernel_tus').strip() or 'pair'
+    return gen_jit_spec('norm', [CSRC_DIR/'norm_host.cpp', *norm_kernel_sources(layout)],
                         supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
 
 @functools.cache

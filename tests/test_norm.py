@@ -306,8 +306,22 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
         names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
         if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
         else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
-    assert sum(s.suffix == '.cu' for s in spec.sources) == 12
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 11 and spec.sources[0].name == 'norm_host.cpp'
     from flashinfer_nb.norm import _norm_kernel_texts, NORM_KERNEL_DIR
+    import re
+    from flashinfer_nb.op_jit import norm_kernel_sources
+    # the two layouts hold the same instantiations: each pair TU includes two per-width TUs, and every per-width TU
+    # is in exactly one pair TU (so the 'vec' layout links whenever the 'pair' one does)
+    vec = norm_kernel_sources('vec')
+    assert len(vec) == 22 and all(v.suffix == '.cu' and v.stem.rsplit('_', 1)[1].startswith('v') for v in vec)
+    included = [n for p in norm_kernel_sources('pair') for n in re.findall(r'#include "(\w+\.cu)"', p.read_text())]
+    assert sorted(included) == sorted(v.name for v in vec)
+    monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'vec')
+    assert gen_norm_module(context=CompilationContext('9.0a')).sources[1:] == vec
+    monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'quad')
+    with pytest.raises(ValueError, match="'quad' is not one of.*FLASHINFER_NB_NORM_KERNEL_TUS"):
+        gen_norm_module(context=CompilationContext('9.0a'))
+    monkeypatch.delenv('FLASHINFER_NB_NORM_KERNEL_TUS')
     # the committed kernel TUs are what write_norm_kernel_units writes today (rerun it after changing the launcher)
     assert sorted(p.name for p in NORM_KERNEL_DIR.glob('*.cu')) == sorted(_norm_kernel_texts())
     assert all((NORM_KERNEL_DIR/n).read_text() == t for n, t in _norm_kernel_texts().items())

@@ -1,5 +1,0 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-template cudaError_t flashinfer_nb::norm_detail::dispatch<nv_bfloat16, 2, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-template cudaError_t flashinfer_nb::norm_detail::dispatch<nv_bfloat16, 1, false>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);

@@ -1,5 +1,0 @@
-// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): kernels of one (dtype, op).
-#include <flashinfer_nb/norm.cuh>
-
-template cudaError_t flashinfer_nb::norm_detail::dispatch<half, 2, true>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
-template cudaError_t flashinfer_nb::norm_detail::dispatch<half, 1, true>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);
