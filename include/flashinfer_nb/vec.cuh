@@ -1,7 +1,11 @@
 // Small device helpers shared by the kernels: 16-byte vectors and float conversion.
 // Framework-agnostic: no torch or TVM-FFI headers here.
 #pragma once
+// A TU that instantiates no bfloat16 kernel may define FLASHINFER_NB_NO_BF16 first: cuda_bf16.h then stays out
+// (0.45-0.6 s of nvcc's front ends per TU; the fp16 and fp32 norm TUs, nbs/02_jit_core.ipynb).
+#ifndef FLASHINFER_NB_NO_BF16
 #include <cuda_bf16.h>
+#endif
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -20,10 +24,12 @@ __device__ __forceinline__ float to_float<half>(half x) { return __half2float(x)
 // bf16 -> fp32 is exact: the 16 bits become the high half. Written as plain integer ops rather than
 // __bfloat162float's inline asm, so the compiler may recompute it instead of holding fp32 copies in
 // registers (measured: 52 -> 32 registers in the RMSNorm kernel, NOTES.md).
+#ifndef FLASHINFER_NB_NO_BF16
 template <>
 __device__ __forceinline__ float to_float<nv_bfloat16>(nv_bfloat16 x) {
   return __uint_as_float(static_cast<unsigned>(__bfloat16_as_ushort(x)) << 16);
 }
+#endif
 
 template <typename T>
 __device__ __forceinline__ T from_float(float x);
@@ -31,10 +37,12 @@ template <>
 __device__ __forceinline__ float from_float<float>(float x) { return x; }
 template <>
 __device__ __forceinline__ half from_float<half>(float x) { return __float2half_rn(x); }
+#ifndef FLASHINFER_NB_NO_BF16
 template <>
 __device__ __forceinline__ nv_bfloat16 from_float<nv_bfloat16>(float x) {
   return __float2bfloat16_rn(x);
 }
+#endif
 
 // Round two floats into dst[0], dst[1]: one paired conversion (cvt.rn.{bf16,f16}x2.f32) for 16-bit
 // types, which also lets the compiler keep fewer registers live than two single conversions.
@@ -47,10 +55,12 @@ template <>
 __device__ __forceinline__ void from_float2<half>(float a, float b, half* dst) {
   *reinterpret_cast<half2*>(dst) = __floats2half2_rn(a, b);
 }
+#ifndef FLASHINFER_NB_NO_BF16
 template <>
 __device__ __forceinline__ void from_float2<nv_bfloat16>(float a, float b, nv_bfloat16* dst) {
   *reinterpret_cast<__nv_bfloat162*>(dst) = __floats2bfloat162_rn(a, b);
 }
+#endif
 
 // N elements of T packed in 16 bytes, so one load or store is a single 128-bit transaction.
 template <typename T>
