@@ -963,6 +963,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                     'flashinfer_nb.tune.reload_db': ('tune.html#reload_db', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.row_bucket': ('tune.html#row_bucket', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.row_entries': ('tune.html#row_entries', 'flashinfer_nb/tune.py'),
+                                    'flashinfer_nb.tune.row_shapes': ('tune.html#row_shapes', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.shape_bucket': ('tune.html#shape_bucket', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.tune': ('tune.html#tune', 'flashinfer_nb/tune.py'),
                                     'flashinfer_nb.tune.user_db_path': ('tune.html#user_db_path', 'flashinfer_nb/tune.py'),

@@ -244,25 +244,21 @@ def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
     device's GPU, or of `devices`), the previous entries cleared; returns the entries set. The op calls this when
     it loads the module."""
     mod = mod if mod is not None else get_act_and_mul_module(act_name)
-    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
     n = _tune.fill_row_table((f'{act_name}_and_mul',), 'HINT', mod.act_clear_tuned,
                              lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices)
     _act_applied[act_name] = _tune.db_generation()
     return n
 
-_ActChoice = namedtuple('_ActChoice', 'fn hint')
+_ActChoice = namedtuple('_ActChoice', 'hint')   # one configuration: the launch choice
 
 def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 14336), (8192, 14336)), dtype=torch.bfloat16,
              choices=ACT_HINT_CHOICES, min_gain: float = 0.03, **kwargs):
     """Tune `{act_name}_and_mul`'s launch choice (`ACT_HINT_CHOICES`) on this GPU for `shapes` (rows, d: the
     output width) and record the winners; then reload them into the module. Options as `tune.tune`."""
     if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; known: {', '.join(ACTIVATIONS)}")
-    shapes = [tuple(s) for s in shapes]
-    buckets = [_tune.row_bucket(r, d) for r, d in shapes]
-    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    by_bucket = _tune.row_shapes(shapes)
     mod = get_act_and_mul_module(act_name)
     mod.act_clear_tuned(torch.cuda.current_device())   # time the choices themselves, not an earlier entry
-    by_bucket = dict(zip(buckets, shapes))
     fwd, hinted = getattr(mod, f'{act_name}_and_mul'), getattr(mod, f'{act_name}_and_mul_hint')
     def inputs(bucket):
         rows, d = by_bucket[bucket]
@@ -274,7 +270,7 @@ def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 1433
         return out
     ref = {'silu': silu_and_mul_reference, 'gelu': gelu_and_mul_reference, 'gelu_tanh': gelu_tanh_and_mul_reference}.get(act_name)
     try:
-        return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(None, int(c['HINT'])), call, inputs, shapes=buckets,
+        return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(int(c['HINT'])), call, inputs, shapes=list(by_bucket),
                           reference=None if ref is None else (lambda x, out: ref(x)), op=f'{act_name}_and_mul',
                           dtype=dtype, default={'HINT': 0}, min_gain=min_gain, **kwargs)
     finally:

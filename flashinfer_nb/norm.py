@@ -357,7 +357,6 @@ def apply_tuned(mod=None, devices=None) -> int:
     its GPU's entries, the previous ones cleared. Returns the entries set. The op calls this when it loads the
     module; call it again after editing the database by hand (`tune.reload_db()` first)."""
     mod = mod if mod is not None else get_norm_module()
-    if devices is None: devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
     n = _tune.fill_row_table(NORM_TUNE_OPS, 'VPT', mod.norm_clear_tuned, lambda i, op, code, lg, d, hint:
                              mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices)
     _applied[0] = _tune.db_generation()
@@ -373,13 +372,9 @@ def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=t
     and record the winners as `rmsnorm` / `fused_add_rmsnorm` entries; then reload them into the module. A choice
     must beat the built-in rule by `min_gain` (3 %) to be recorded. Options as `tune.tune` (rounds, repeat_ms, db,
     csv, time_budget_s...)."""
-    shapes = [tuple(s) for s in shapes]
-    buckets = [_tune.row_bucket(r, d) for r, d in shapes]   # '8x4096': rows to a power of two, hidden exact
-    if len(set(buckets)) != len(buckets): raise ValueError(f"two shapes fall in one bucket: {buckets}")
+    by_bucket = _tune.row_shapes(shapes)   # '8x4096': rows to a power of two, hidden exact
     mod = get_norm_module()
-    dev = torch.cuda.current_device()
-    mod.norm_clear_tuned(dev)          # time the choices themselves, not an earlier tuned entry
-    by_bucket = dict(zip(buckets, shapes))
+    mod.norm_clear_tuned(torch.cuda.current_device())   # time the choices themselves, not an earlier tuned entry
     def inputs(bucket):
         rows, d = by_bucket[bucket]
         x = torch.randn(rows, d, device='cuda', dtype=dtype); w = torch.randn(d, device='cuda', dtype=dtype)
@@ -392,7 +387,7 @@ def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=t
         call = lambda m, x, r, w, out: (m.mod.rmsnorm(out, x, w, 1e-6, 0.0, m.vpt, False), out)[1]
         ref = lambda x, r, w, out: rmsnorm_reference(x, w)
     try:
-        return _tune.tune({'VPT': list(choices)}, lambda c: _NormChoice(mod, int(c['VPT'])), call, inputs, shapes=buckets,
+        return _tune.tune({'VPT': list(choices)}, lambda c: _NormChoice(mod, int(c['VPT'])), call, inputs, shapes=list(by_bucket),
                           reference=ref, op='fused_add_rmsnorm' if fused else 'rmsnorm', dtype=dtype,
                           default={'VPT': 0}, min_gain=min_gain, **kwargs)
     finally:

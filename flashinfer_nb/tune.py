@@ -16,7 +16,8 @@ from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 __all__ = ['DB_ENV', 'SHIPPED_DB', 'DTYPE_CODES', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags',
            'config_tag', 'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db',
            'write_db_entry', 'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db',
-           'row_bucket', 'row_entries', 'fill_row_table', 'Trial', 'Case', 'make_cases', 'TuneResult', 'Tuner', 'tune']
+           'row_bucket', 'row_entries', 'row_shapes', 'fill_row_table', 'Trial', 'Case', 'make_cases', 'TuneResult',
+           'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -269,10 +270,22 @@ def row_entries(gpu: str, ops, key: str):
         if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
             yield op, DTYPE_CODES[dt], rows.bit_length() - 1, d, hint
 
-def fill_row_table(ops, key: str, clear, add, devices) -> int:
-    """Fill a row op's binding table from the database: for each device index in `devices`, `clear(i)`, then
-    `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of that device's GPU. Returns the
-    number added. The norm and activation ops call this when their module loads."""
+def row_shapes(shapes) -> dict:
+    "`[(rows, d), ...]` -> `{row_bucket: (rows, d)}` in order, the shapes a row op is tuned for; two in one bucket is an error."
+    out = {}
+    for rows, d in shapes:
+        b = row_bucket(rows, d)
+        if b in out: raise ValueError(f"shapes {out[b]} and {(rows, d)} fall in one bucket ({b}): tune one of them")
+        out[b] = (rows, d)
+    return out
+
+def fill_row_table(ops, key: str, clear, add, devices=None) -> int:
+    """Fill a row op's binding table from the database: for each device index in `devices` (default: every visible
+    CUDA device), `clear(i)`, then `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of
+    that device's GPU. Returns the number added. The norm and activation ops call this when their module loads."""
+    if devices is None:
+        import torch
+        devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
     n = 0
     for i in devices:
         clear(i)

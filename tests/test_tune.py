@@ -295,5 +295,7 @@ def test_row_entries_read_row_op_keys_only(tmp_path, monkeypatch):
         assert sorted(T.row_entries('GPU A', ('rmsnorm',), 'VPT')) == [('rmsnorm', 1, 3, 4096, 8), ('rmsnorm', 2, 0, 14336, 101)]
         assert list(T.row_entries('GPU C', ('rmsnorm',), 'VPT')) == []
         assert T.row_bucket(7, 4096) == '8x4096' and T.row_bucket(1, 14336) == '1x14336'
+        assert T.row_shapes([(7, 4096), (1, 14336)]) == {'8x4096': (7, 4096), '1x14336': (1, 14336)}
+        with pytest.raises(ValueError, match='fall in one bucket'): T.row_shapes([(5, 4096), (8, 4096)])
         with pytest.raises(ValueError, match='positive ints'): T.row_bucket(0, 4096)
     finally: T.reload_db()
