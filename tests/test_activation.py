@@ -192,6 +192,7 @@ def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
     A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
     db = tmp_path/'db.json'
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41})
     T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22})   # another activation's
     T.reload_db()
@@ -227,6 +228,7 @@ def test_act_runs_tuned_entries(tmp_path, monkeypatch):
     A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
     db = tmp_path/'db.json'; gpu = torch.cuda.get_device_name(0)
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21})
     T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95})   # stale: the rule runs
     T.reload_db()

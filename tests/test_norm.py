@@ -350,6 +350,7 @@ def _norm_table_db(tmp_path, monkeypatch, entries):
     T = importlib.import_module('flashinfer_nb.tune')
     db = tmp_path/'db.json'
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     for gpu, op, dt, bucket, vpt in entries: T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt})
     T.reload_db()
     return T
