@@ -17,7 +17,7 @@ STAMP := $(VENV)/.installed
 DEPS_HASH := $(shell { sed -n '/^\[project\]/,/^\[tool/p' pyproject.toml; echo '$(TORCH_SPEC)'; } | sha256sum | cut -c1-16)
 DEPS := $(VENV)/.deps-$(DEPS_HASH)
 
-.PHONY: lab test test-gpu export check-sync check-wheel test-nbs dist docs docs-check
+.PHONY: lab test test-gpu export check-sync check-gpu-outputs check-wheel test-nbs dist docs docs-check
 
 $(DEPS):
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -40,6 +40,10 @@ check-sync: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH bash .ci/check_sync.sh
 
 # the wheel in a fresh venv, imported from /tmp, a compile-only build (.ci/check_wheel.sh)
+# every GPU cell of a page notebook carries an output recorded on a GPU (the documentation's evidence; issue 14)
+check-gpu-outputs: $(STAMP)
+	$(BIN)/python -m flashinfer_nb.docs check-gpu-outputs
+
 check-wheel: $(STAMP)
 	PYTHON=$(CURDIR)/$(BIN)/python bash .ci/check_wheel.sh
 
@@ -60,7 +64,7 @@ docs-check: docs
 	FLASHINFER_NB_DOCS_HTML=$(CURDIR)/docs/_build/html FLASHINFER_NB_SCREENSHOTS=$(CURDIR)/docs/screenshots \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_docs.py
 
-test: $(STAMP) check-sync check-wheel
+test: $(STAMP) check-sync check-gpu-outputs check-wheel
 	$(BIN)/python -m pytest
 	$(BIN)/nbdev-test
 	$(MAKE) test-nbs
