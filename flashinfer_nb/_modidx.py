@@ -21,6 +21,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._step_reference': ( 'activation.html#_step_reference',
                                                                                         'flashinfer_nb/activation.py'),
+                                          'flashinfer_nb.activation._step_tolerance': ( 'activation.html#_step_tolerance',
+                                                                                        'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._step_torch': ( 'activation.html#_step_torch',
                                                                                     'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation.apply_tuned_act': ( 'activation.html#apply_tuned_act',

@@ -156,6 +156,13 @@ def test_act_bench_routines_registered():
     assert (gelu.flops, gelu_tanh.flops) == (6 * 2 * 4, 10 * 2 * 4)
     (step,) = rs['decode_step'].cases(argparse.Namespace(dtype=['bfloat16'], decode_step_shapes=['2x8x16']))
     assert (step.nbytes, step.flops) == ((8 * 2 * 8 + 2 * 8 + 3 * 2 * 16) * 2, 2 * 5 * 2 * 8 + 4 * 2 * 16)
+    # --refcheck of a step: off by a rounding of the dtype (the fp16 case an H200 run failed at torch.testing's default) passes
+    from flashinfer_nb.bench import check_against_reference
+    for dt in ('float16', 'bfloat16'):
+        (c,) = rs['decode_step'].cases(argparse.Namespace(dtype=[dt], decode_step_shapes=['2x8x16']))
+        e = torch.tensor([0.08, 8.0]).to(getattr(torch, dt)); g = (e.float() + torch.tensor([0.0012, 0.0])).to(e.dtype)
+        assert check_against_reference(g, e, c.tolerance) == 'pass' and check_against_reference(g * 1.1, e, c.tolerance) != 'pass'
+    assert check_against_reference(g.half(), e.half()).startswith('FAIL')   # torch.testing's fp16 default refuses it
     with pytest.raises(ValueError, match='even'): list(rs['silu_and_mul'].cases(argparse.Namespace(dtype=['bfloat16'], silu_shapes=['2x7'])))
 
 @needs_nvcc

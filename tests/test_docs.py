@@ -211,7 +211,7 @@ def test_record_gpu_writes_clean_gpu_outputs_only(tmp_path):
     # and nbval (lax) accepts it on a CPU machine: the GPU cells skipped, the recorded outputs not "unrun reference" errors
     shutil.copy(repo_root()/'nbs'/'conftest.py', nbs/'conftest.py')
     r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--nbval-lax', '--nbval-current-env', '-rs', str(path)],
-                       cwd=repo_root(), capture_output=True, text=True)
+                       cwd=repo_root(), capture_output=True, text=True, env={**os.environ, 'CUDA_VISIBLE_DEVICES': ''})   # as without a GPU
     assert r.returncode == 0 and re.search(r'\b1 passed, 4 skipped', r.stdout), r.stdout + r.stderr
 
 def test_record_gpu_leaves_a_failing_notebook_alone(tmp_path):
