@@ -306,15 +306,23 @@ class NcuResult:
                  k['block'] or '-', k['grid'] or '-'] for k in self.kernels]
 
     def delta_rows(self) -> list[list]:
-        "Per kernel (matched by name and order) the change of each metric since `previous`."
+        """Per kernel the change of each metric since `previous`. Kernels are matched in order by their full name, then
+        by the name without the argument list: a fix that changes a kernel's parameters (the tutorial's `vscale_kernel`
+        gains an `n4`) is still the same kernel."""
         if self.previous is None: return []
-        prev: dict[str, list[dict]] = {}
-        for k in self.previous.kernels: prev.setdefault(k['kernel'], []).append(k)
+        by_full: dict[str, list[dict]] = {}; by_short: dict[str, list[dict]] = {}
+        for k in self.previous.kernels:
+            by_full.setdefault(k['kernel'], []).append(k); by_short.setdefault(short_kernel(k['kernel'], 1 << 30), []).append(k)
+        taken: set[int] = set()
+        def take(pool):
+            o = next((o for o in pool if id(o) not in taken), None)
+            if o is not None: taken.add(id(o))
+            return o
         out = []
-        for k in self.kernels:
-            old = prev.get(k['kernel'], [])
-            if not old: out.append([short_kernel(k['kernel']), 'new kernel'] + [''] * 5); continue
-            o = old.pop(0)
+        exact = [take(by_full.get(k['kernel'], [])) for k in self.kernels]   # first, so a renamed twin takes no exact match's partner
+        for k, o in zip(self.kernels, exact):
+            o = o or take(by_short.get(short_kernel(k['kernel'], 1 << 30), []))
+            if o is None: out.append([short_kernel(k['kernel']), 'new kernel'] + [''] * 5); continue
             d = lambda key, p=1: '-' if k[key] is None or o[key] is None else f"{k[key] - o[key]:+.{p}f}"
             ratio = f"{o['duration_us'] / k['duration_us']:.2f}x" if k['duration_us'] and o['duration_us'] else '-'
             out.append([short_kernel(k['kernel']), f"{o['duration_us']:.2f} → {k['duration_us']:.2f} ({ratio})",

@@ -34,6 +34,11 @@ def test_ncu_result_table_and_compare():
     assert re.search(r'flashinfer_nb::RMSNormKernel<.*42\.46', text) and 'compared with before.ncu-rep' in text
     assert new.delta_rows()[1][1] == '84.93 → 42.46 (2.00x)' and new.delta_rows()[1][-1] == '-8'
     assert '<details><summary>ncu\'s advice' in new._repr_html_()
+    # the same kernel after a fix that changed its arguments: still compared (23_tutorial_profile's vscale_kernel)
+    slow = NcuResult(Path('slow.ncu-rep'), [dict(ks[0], kernel='vscale_kernel(const float *, float *, float, long)', duration_us=733.38)])
+    fast = NcuResult(Path('fast.ncu-rep'), [dict(ks[0], kernel='vscale_kernel(const float *, float *, float, long, long)', duration_us=138.14),
+                                            dict(ks[1], kernel='other_kernel(int)')], previous=slow)
+    assert [r[:2] for r in fast.delta_rows()] == [['vscale_kernel', '733.38 → 138.14 (5.31x)'], ['other_kernel', 'new kernel']]
 
 def test_short_kernel_names():
     assert short_kernel('void flashinfer_nb::RMSNormKernel<__nv_bfloat16, 8, 128, 0, false>(const T1 *, T1 *, int)', 80) == \
