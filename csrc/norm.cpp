@@ -75,6 +75,9 @@ void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType d
     cudaError_t st = cudaErrorInvalidValue;
     if (tuned != 0) st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, tuned, stream);
     if (st == cudaErrorInvalidValue) st = flashinfer_nb::RMSNormLauncher<c_type, kFused>(p, static_cast<int>(vpt_hint), stream);
+    if (st == cudaErrorInvalidValue && vpt_hint != 0)  // a forced choice (tuning): name it, the size is fine
+      TVM_FFI_THROW(ValueError) << what << ": vpt_hint " << vpt_hint << " has no kernel for hidden size " << p.d
+                                << " at this row's vector width (at most 64 elements a thread and 1024 threads a row)";
     if (st == cudaErrorInvalidValue)
       TVM_FFI_THROW(ValueError) << what << ": hidden size " << p.d
                                 << " is too large (at most 32768 for 16-byte-aligned rows, else 16384)";

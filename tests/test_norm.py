@@ -400,5 +400,7 @@ def test_norm_runs_tuned_entries_and_falls_back(tmp_path, monkeypatch):
             N.fused_add_rmsnorm(x2, r2, w)
             assert torch.equal(r2, r + x) and torch.isfinite(x2).all()
             assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), torch.bfloat16)
+        # a forced choice with no kernel (tuning): the error names the choice, not the hidden size
+        with pytest.raises(ValueError, match='vpt_hint 32 has no kernel for hidden size 4096'): m.rmsnorm(o, x, w, 1e-6, 0.0, 32, False)
     finally:
         m.norm_clear_tuned(0); T.reload_db()
