@@ -706,6 +706,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'flashinfer_nb.op_jit._norm_kernel_units': ( 'norm.html#_norm_kernel_units',
                                                                                    'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit._render': ('activation.html#_render', 'flashinfer_nb/op_jit.py'),
+                                      'flashinfer_nb.op_jit._tu_head': ('norm.html#_tu_head', 'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit.gen_act_and_mul_module': ( 'activation.html#gen_act_and_mul_module',
                                                                                        'flashinfer_nb/op_jit.py'),
                                       'flashinfer_nb.op_jit.gen_norm_module': ('norm.html#gen_norm_module', 'flashinfer_nb/op_jit.py'),

@@ -41,23 +41,26 @@ from .aot import register_aot
 # (dtype tag, C type, vector widths in elements: 16 bytes down to one element)
 NORM_KERNEL_TYPES = {'f16': ('half', (8, 4, 2, 1)), 'bf16': ('nv_bfloat16', (8, 4, 2, 1)), 'f32': ('float', (4, 2, 1))}
 
+def _tu_head(what: str) -> str:
+    "The first line of a written kernel TU: who wrote it, and `what` it holds."
+    return f"// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): {what}.\n"
+
 def _norm_kernel_units(c_type: str, vecs: tuple, fused: bool) -> dict[str, str]:
     """Sources of the kernel TUs of one (dtype, op), one per vector width (`v8`, `v4`...): the widest instantiates the
     launcher (and with it its own `dispatch`) and names the other widths' `dispatch` as `extern template`; each other
     TU instantiates its width's."""
     f = str(fused).lower()
-    head = lambda what: f"// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): {what}.\n"
     disp = lambda v: (f"cudaError_t flashinfer_nb::norm_detail::dispatch<{c_type}, {v}, {f}>"
                       "(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);\n")
     # a TU with no bfloat16 kernel keeps cuda_bf16.h out (vec.cuh): 0.45-0.6 s less of nvcc's front ends each
     guard = ("" if c_type == 'nv_bfloat16' else
              "#ifndef FLASHINFER_NB_NO_BF16\n#define FLASHINFER_NB_NO_BF16  // no bfloat16 kernel here (vec.cuh)\n#endif\n")
     inc = guard + "#include <flashinfer_nb/norm.cuh>\n\n"
-    units = {f"v{vecs[0]}": head(f"the launcher and the kernels of vector width {vecs[0]}") + inc +
+    units = {f"v{vecs[0]}": _tu_head(f"the launcher and the kernels of vector width {vecs[0]}") + inc +
                             ''.join(f"extern template {disp(v)}" for v in vecs[1:]) +
                             f"template cudaError_t flashinfer_nb::RMSNormLauncher<{c_type}, {f}>(\n"
                             "    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);\n"}
-    units.update({f"v{v}": head(f"the kernels of vector width {v}") + inc + f"template {disp(v)}" for v in vecs[1:]})
+    units.update({f"v{v}": _tu_head(f"the kernels of vector width {v}") + inc + f"template {disp(v)}" for v in vecs[1:]})
     return units
 
 NORM_KERNEL_DIR = CSRC_DIR/'norm_kernels'
@@ -76,7 +79,7 @@ def _norm_kernel_texts() -> dict[str, str]:
                         for w, text in _norm_kernel_units(c, vecs, fused).items()})
         for a, b in zip(vecs, vecs[::-1]):
             out[f"norm_{t}_fused_v{a}_plain_v{b}.cu"] = (
-                f"// Written by flashinfer_nb.norm.write_norm_kernel_units (nbs/11_norm.ipynb): two of the per-width TUs in one.\n"
+                _tu_head('two of the per-width TUs in one') +
                 f'#include "norm_{t}_fused_v{a}.cu"\n#include "norm_{t}_plain_v{b}.cu"\n')
     return out
 
