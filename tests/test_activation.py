@@ -193,11 +193,13 @@ def test_act_enable_pdl_argument():
     assert 'resolve_pdl(enable_pdl' in host and 'AnyView enable_pdl' in host   # the binding resolves None itself
 
 
-def test_act_tuned_table_reads_the_database(private_tune_db, monkeypatch):
+def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
     # compile-only machines too: the table lives in the host TU
     import importlib
     A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
-    db = private_tune_db
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41})
     T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22})   # another activation's
     T.reload_db()
@@ -228,10 +230,12 @@ def test_act_every_launch_choice_is_exact(hint):
     with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 83)
 
 @pytest.mark.cuda
-def test_act_runs_tuned_entries(private_tune_db):
+def test_act_runs_tuned_entries(tmp_path, monkeypatch):
     import importlib
     A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')
-    db = private_tune_db; gpu = torch.cuda.get_device_name(0)
+    db = tmp_path/'db.json'; gpu = torch.cuda.get_device_name(0)
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21})
     T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95})   # stale: the rule runs
     T.reload_db()

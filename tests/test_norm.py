@@ -344,19 +344,22 @@ def test_resolve_pdl_follows_flashinfer():
         assert inspect.signature(fn).parameters['enable_pdl'].default is None
 
 
-def _norm_table_db(db, entries):
-    "Write `entries` [(gpu, op, dtype, bucket, vpt)] into `db` (the `private_tune_db` fixture's) and reload: the next lookup reads them."
+def _norm_table_db(tmp_path, monkeypatch, entries):
+    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt)], read by the next lookup."
     import importlib
     T = importlib.import_module('flashinfer_nb.tune')
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
     for gpu, op, dt, bucket, vpt in entries: T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt})
     T.reload_db()
     return T
 
-def test_norm_tuned_table_reads_the_database(private_tune_db, monkeypatch):
+def test_norm_tuned_table_reads_the_database(tmp_path, monkeypatch):
     # compile-only machines too: the table lives in the host TU, so no GPU is needed to fill and query it
     import flashinfer_nb.norm as N
     m = N.get_norm_module()
-    T = _norm_table_db(private_tune_db, [('GPU A', 'rmsnorm', 'bfloat16', '8x4096', 8),
+    T = _norm_table_db(tmp_path, monkeypatch, [('GPU A', 'rmsnorm', 'bfloat16', '8x4096', 8),
                                                ('GPU A', 'fused_add_rmsnorm', 'float16', '256x14336', 102),
                                                ('GPU A', 'scale', 'bfloat16', '1048576', 4),          # another op: ignored
                                                ('GPU A', 'rmsnorm', 'bfloat16', '4096', 4),           # not RxD: ignored
@@ -370,7 +373,7 @@ def test_norm_tuned_table_reads_the_database(private_tune_db, monkeypatch):
         assert h(0, 0, True, 14336, 200) == 102 and h(0, 0, False, 14336, 200) == 0
         assert h(1, 1, False, 4096, 8) == 2 and h(2, 1, False, 4096, 8) == 0  # per device: its own GPU's entries
         # the database changes: apply again replaces, never appends
-        T.write_db_entry(private_tune_db, 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}); T.reload_db()
+        T.write_db_entry(tmp_path/'db.json', 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}); T.reload_db()
         assert N.apply_tuned(m, devices=[0]) == 2 and h(0, 1, False, 4096, 8) == 4
         for bad in [(0, 3, False, 4096, 3, 4), (0, 1, False, 0, 3, 4), (0, 1, False, 4096, 3, 0), (99, 1, False, 4096, 3, 4)]:
             with pytest.raises(ValueError): m.norm_set_tuned(*bad)
@@ -379,11 +382,11 @@ def test_norm_tuned_table_reads_the_database(private_tune_db, monkeypatch):
     assert h(0, 0, True, 14336, 200) == 0
 
 @pytest.mark.cuda
-def test_norm_runs_tuned_entries_and_falls_back(private_tune_db):
+def test_norm_runs_tuned_entries_and_falls_back(tmp_path, monkeypatch):
     import flashinfer_nb.norm as N
     gpu = torch.cuda.get_device_name(0)
     # vpt 8 at 33 rows; 32 vectors per thread cannot launch 16-byte bf16 vectors (the rule's fallback must run)
-    T = _norm_table_db(private_tune_db, [(gpu, 'rmsnorm', 'bfloat16', '64x4096', 8),
+    T = _norm_table_db(tmp_path, monkeypatch, [(gpu, 'rmsnorm', 'bfloat16', '64x4096', 8),
                                                (gpu, 'fused_add_rmsnorm', 'bfloat16', '64x4096', 104),
                                                (gpu, 'rmsnorm', 'bfloat16', '2x4096', 32)])
     m = N.get_norm_module()

@@ -151,16 +151,17 @@ def test_warm_load_in_new_process_runs_no_tools(tmp_path):
     assert r.returncode == 0 and 'no subprocess' in r.stdout, r.stderr
 
 
-def test_scale_reads_tuned_entries_and_falls_back(private_tune_db, monkeypatch):
+def test_scale_reads_tuned_entries_and_falls_back(tmp_path, monkeypatch):
     import importlib
     S, T = importlib.import_module('flashinfer_nb.scale'), importlib.import_module('flashinfer_nb.tune')   # the package's `scale` is the function
-    db = private_tune_db
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(tmp_path/'db.json'))
+    monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')
     monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
     built = []
     monkeypatch.setattr(S, '_scale_variant', lambda items: built.append(dict(items)) or f"variant {dict(items)}")
     monkeypatch.setattr(S, 'get_scale_module', lambda: 'default')
-    T.write_db_entry(db, 'GPU A', 'scale', 'bfloat16', 4096, {'UNROLL': 8, 'THREADS': 128})
-    T.write_db_entry(db, 'GPU A', 'scale', 'bfloat16', 8192, {'UNROLL': 3, 'THREADS': 128})
+    T.write_db_entry(tmp_path/'db.json', 'GPU A', 'scale', 'bfloat16', 4096, {'UNROLL': 8, 'THREADS': 128})
+    T.write_db_entry(tmp_path/'db.json', 'GPU A', 'scale', 'bfloat16', 8192, {'UNROLL': 3, 'THREADS': 128})
     x = lambda n, dt=torch.bfloat16: torch.empty(n, dtype=dt)
     assert S.scale_module_for(x(3000)) == "variant {'THREADS': 128, 'UNROLL': 8}"
     assert S.scale_module_for(x(4096)) == "variant {'THREADS': 128, 'UNROLL': 8}" and len(built) == 1   # memoised
@@ -185,10 +186,12 @@ def test_scale_variant_compiles(tmp_path, monkeypatch):
 
 
 @pytest.mark.cuda
-def test_scale_runs_a_tuned_variant_on_the_gpu(private_tune_db):
+def test_scale_runs_a_tuned_variant_on_the_gpu(tmp_path, monkeypatch):
     import importlib
     S, T = importlib.import_module('flashinfer_nb.scale'), importlib.import_module('flashinfer_nb.tune')
-    T.write_db_entry(private_tune_db, T.current_gpu(), 'scale', 'float16', 1 << 20, {'UNROLL': 2, 'THREADS': 512})
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(tmp_path/'db.json'))
+    T.reload_db()
+    T.write_db_entry(tmp_path/'db.json', T.current_gpu(), 'scale', 'float16', 1 << 20, {'UNROLL': 2, 'THREADS': 512})
     for n in (1 << 20, (1 << 20) - 3, 300_001):     # in the bucket (2^19, 2^20] (vector path, then a scalar tail), and one below it
         x = torch.randn(n + 1, device='cuda', dtype=torch.float16)[1:]   # unaligned too: the head is scalar
         mod = S.scale_module_for(x)
