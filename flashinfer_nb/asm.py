@@ -4,7 +4,8 @@
 
 # %% ../nbs/14_asm.ipynb #d99146f6
 from __future__ import annotations
-import contextlib, difflib, functools, html, json, os, re, shlex, shutil, subprocess, time
+import contextlib, difflib, functools, html, json, os, re, shlex, shutil, subprocess, tempfile, time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from IPython.core.magic import Magics, magics_class, line_magic
@@ -17,9 +18,10 @@ from .occupancy import kernel_base_name, occupancy
 from .magics_common import _text_table, _html_table, parse_magic_args   # shared by every magic
 
 # %% auto #0
-__all__ = ['SUMMARY_COLUMNS', 'find_cuda_tool', 'demangle', 'asm_dir', 'record_build', 'Build', 'builds', 'Kernel', 'parse_sass',
-           'parse_ptx', 'summaries', 'sass_kernels', 'resource_usage', 'ptx_kernels', 'summarize', 'verdict',
-           'summary_columns', 'summary_row', 'AsmView', 'cuda_asm', 'AsmMagics']
+__all__ = ['FETCH_ONE_BY_ONE', 'SUMMARY_COLUMNS', 'find_cuda_tool', 'demangle', 'asm_dir', 'record_build', 'Build', 'builds',
+           'Kernel', 'parse_sass', 'parse_ptx', 'summaries', 'sass_kernels', 'sass_index', 'fetch_sass',
+           'resource_usage', 'ptx_kernels', 'summarize', 'verdict', 'summary_columns', 'summary_row', 'AsmView',
+           'cuda_asm', 'AsmMagics']
 
 # %% ../nbs/14_asm.ipynb #788067bf
 def _tool_dirs() -> list[Path]:
@@ -141,7 +143,7 @@ def builds(target) -> tuple[Build, Build | None]:
 # %% ../nbs/14_asm.ipynb #71f9d567
 _SASS_INSTR_RE = re.compile(r'^[ \t]*/\*([0-9a-f]{4,})\*/[ \t]+(.*?)[ \t]*;?[ \t]*/\*[ \t]*0x[0-9a-f]+[ \t]*\*/[ \t]*$', re.M)
 _SASS_FUNC_RE = re.compile(r'^[ \t]*Function : (\S+)[ \t]*$', re.M)
-_SASS_ARCH_RE = re.compile(r'^[ \t]*arch = (\S+)[ \t]*$', re.M)
+_SASS_ARCH_RE = re.compile(r'^[ \t]*(?:arch = |code for )(\S+)[ \t]*$', re.M)   # a library's header / a cubin's
 
 @dataclass
 class Kernel:
@@ -153,16 +155,18 @@ class Kernel:
     _instructions: list | None = None
     _span: tuple | None = field(default=None, repr=False)   # SASS: where its code is in `_text`, parsed on first use
     _text: str | None = field(default=None, repr=False)
+    _load: object = field(default=None, repr=False)         # an index entry (`sass_index`): fetches its code when needed
 
     @property
     def instructions(self) -> list:
+        if self._instructions is None and self._text is None and self._load is not None: self._load([self])
         if self._instructions is None:
             ins = [(int(m[1], 16), m[2].rstrip(' ;')) for m in _SASS_INSTR_RE.finditer(self._text, *self._span)]
             while ins and (ins[-1][1] == 'NOP' or ins[-1][1] == f"BRA 0x{ins[-1][0]:x}"): ins.pop()   # padding
             self._instructions, self._text = ins, None
         return self._instructions
 
-def parse_sass(text: str) -> list[Kernel]:
+def parse_sass(text: str, names: bool = True) -> list[Kernel]:
     "Kernels in `cuobjdump -sass` output, demangled; each one's code is parsed when first used (without the NOP padding)."
     archs = [(m.start(), m[1]) for m in _SASS_ARCH_RE.finditer(text)]
     funcs = list(_SASS_FUNC_RE.finditer(text))
@@ -171,7 +175,8 @@ def parse_sass(text: str) -> list[Kernel]:
         arch = next((a for pos, a in reversed(archs) if pos < m.start()), '')
         end = funcs[i + 1].start() if i + 1 < len(funcs) else len(text)
         out.append(Kernel('', m[1], arch, 'sass', None, (m.end(), end), text))
-    for k, n in zip(out, demangle([k.mangled for k in out])): k.name = n
+    if names:
+        for k, n in zip(out, demangle([k.mangled for k in out])): k.name = n
     return out
 
 _PTX_ENTRY_RE = re.compile(r'^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+(\S+?)\s*\(', re.M)
@@ -198,18 +203,36 @@ def _with_nvdisasm() -> dict:
         env['PATH'] = f"{find_cuda_tool('nvdisasm').parent}{os.pathsep}{env.get('PATH', '')}"
     return env
 
+def _run_cuobjdump(*args: str, cwd: str | None = None) -> str:
+    r = subprocess.run([str(find_cuda_tool('cuobjdump')), *args], capture_output=True, text=True, env=_with_nvdisasm(),
+                       cwd=cwd)
+    if r.returncode != 0: raise RuntimeError(f"cuobjdump {' '.join(args)} failed: {r.stderr.strip() or r.stdout.strip()}")
+    return r.stdout
+
+def _sass_of_all(lib: Path) -> str:
+    """`cuobjdump -sass` of every cubin in `lib`, one process per cubin side by side. A library module carries one
+    cubin per translation unit: `norm`'s 462 kernels in 11 cubins took 14.5 s one after another on the H200 machine."""
+    with tempfile.TemporaryDirectory(prefix='fnb_cubins_') as d:
+        _run_cuobjdump('-xelf', 'all', str(lib.resolve()), cwd=d)
+        num = lambda p: int(m[1]) if (m := re.search(r'\.(\d+)\.[^.]+\.cubin$', p.name)) else 0
+        cubins = sorted(Path(d).glob('*.cubin'), key=num)
+        if len(cubins) < 2: return _run_cuobjdump('-sass', str(lib))
+        with ThreadPoolExecutor(min(len(cubins), os.cpu_count() or 1)) as ex:
+            return ''.join(ex.map(lambda c: _run_cuobjdump('-sass', str(c)), cubins))
+
+def _cache_file(lib: Path, what: str) -> Path | None:
+    "Where `what` about a recorded build is kept, next to its library (None: not a recorded build)."
+    return lib.with_name(f"{lib.stem}.{what}") if (lib.parent/'history.json').exists() else None
+
 def _cuobjdump(lib: Path, what: str = 'sass') -> str:
     "`cuobjdump -sass` (or `-res-usage`) of `lib`, kept next to the recorded build (a warm call runs no process)."
     st = lib.stat()
-    cache = lib.with_name(f"{lib.stem}.{what}.txt") if (lib.parent/'history.json').exists() else None
+    cache = _cache_file(lib, f"{what}.txt")
     key = (str(lib), what, st.st_ino, st.st_size, st.st_mtime_ns)
     if key in _memo: return _memo[key]
     if cache is not None and cache.exists() and cache.stat().st_mtime_ns >= st.st_mtime_ns: text = cache.read_text()
     else:
-        r = subprocess.run([str(find_cuda_tool('cuobjdump')), f"-{what}", str(lib)], capture_output=True, text=True,
-                           env=_with_nvdisasm())
-        if r.returncode != 0: raise RuntimeError(f"cuobjdump -{what} {lib} failed: {r.stderr.strip() or r.stdout.strip()}")
-        text = r.stdout
+        text = _sass_of_all(lib) if what == 'sass' else _run_cuobjdump(f"-{what}", str(lib))
         if cache is not None: write_if_different(cache, text)
     _memo[key] = text
     return text
@@ -225,6 +248,7 @@ def summaries(build: Build, kernels: list[Kernel]) -> list[dict]:
                            for k, v in json.loads(path.read_text()).items()} if path else {}
         except (OSError, ValueError): _memo[key] = {}
     cache, dirty, out = _memo[key], False, []
+    fetch_sass(build, [k for k in kernels if k.kind == 'sass' and f"{k.kind} {k.arch} {k.mangled}" not in cache])
     for k in kernels:
         if (ck := f"{k.kind} {k.arch} {k.mangled}") not in cache: cache[ck], dirty = summarize(k), True
         out.append(cache[ck])
@@ -236,6 +260,51 @@ def sass_kernels(build: Build) -> list[Kernel]:
     key = ('sass', str(build.library))
     if key not in _memo: _memo[key] = parse_sass(_cuobjdump(build.library))
     return _memo[key]
+
+def _full_sass_known(build: Build) -> bool:
+    f = _cache_file(build.library, 'sass.txt')
+    return ('sass', str(build.library)) in _memo or (f is not None and f.exists())
+
+def sass_index(build: Build) -> list[Kernel]:
+    """Every kernel of `build`'s library per arch, by name, from `cuobjdump -res-usage` (milliseconds: no disassembly);
+    an entry's code is fetched when first used (`fetch_sass`). With the whole disassembly at hand: `sass_kernels`."""
+    if _full_sass_known(build): return sass_kernels(build)
+    key = ('index', str(build.library))
+    if key not in _memo:
+        ks = [Kernel('', fn, arch, 'sass', _load=functools.partial(fetch_sass, build)) for arch, fn in resource_usage(build)]
+        for k, n in zip(ks, demangle([k.mangled for k in ks])): k.name = n
+        _memo[key] = ks
+    return _memo[key]
+
+FETCH_ONE_BY_ONE = 32   # up to this many kernels wanted: one `cuobjdump -sass -fun` each; more: the whole library
+
+def fetch_sass(build: Build, kernels: list[Kernel]) -> None:
+    """Fill in the code of `sass_index` entries: from the whole disassembly when it is at hand or most kernels are
+    wanted, else one `cuobjdump -sass -fun NAME` per kernel, side by side (kept next to the recorded build)."""
+    todo = [k for k in kernels if k._instructions is None and k._text is None]
+    if not todo: return
+    path = _cache_file(build.library, 'fun-sass.json')
+    key = ('fun', str(build.library))
+    if key not in _memo:
+        try: _memo[key] = json.loads(path.read_text()) if path is not None and path.exists() else {}
+        except (OSError, ValueError): _memo[key] = {}
+    kept = _memo[key]
+    found = {}
+    if _full_sass_known(build) or len([k for k in todo if k.mangled not in kept]) > FETCH_ONE_BY_ONE:
+        found = {(k.arch, k.mangled): k for k in sass_kernels(build)}
+    else:
+        new = sorted({k.mangled for k in todo} - set(kept))
+        if new:
+            lib = str(build.library)
+            with ThreadPoolExecutor(min(len(new), os.cpu_count() or 1)) as ex:
+                kept.update(zip(new, ex.map(lambda fn: _run_cuobjdump('-sass', '-fun', fn, lib), new)))
+            if path is not None: write_if_different(path, json.dumps(kept))
+        for fn in {k.mangled for k in todo}:
+            found.update({(p.arch, p.mangled): p for p in parse_sass(kept[fn], names=False)})
+    for k in todo:
+        if (p := found.get((k.arch, k.mangled))) is None:
+            raise RuntimeError(f"cuobjdump -sass has no code for {k.name} ({k.arch}) in {build.library}")
+        k._text, k._span, k._instructions = p._text, p._span, p._instructions
 
 def resource_usage(build: Build) -> dict[tuple[str, str], dict]:
     "Per `(arch, mangled kernel)`: registers, stack, static shared and local bytes from the cubin (`cuobjdump -res-usage`)."
@@ -422,7 +491,9 @@ def _pick(kernels: list[Kernel], regex: str | None, arch: str | None, what: str)
         except re.error as e: raise ValueError(f"--kernel {regex!r} is not a regular expression: {e}") from None
         hit = [k for k in ks if rx.search(k.name) or rx.search(k.mangled)]
         if not hit:
-            raise ValueError(f"no kernel of {what} matches {regex!r}; its kernels ({want}): " + '; '.join(k.name for k in ks))
+            names = [k.name for k in ks]
+            more = f"; ... and {len(names) - 12} more (--kernel '.' lists them all)" if len(names) > 12 else ''
+            raise ValueError(f"no kernel of {what} matches {regex!r}; its kernels ({want}): " + '; '.join(names[:12]) + more)
         ks = hit
     return ks, want
 
@@ -448,8 +519,8 @@ def cuda_asm(target, mode: str = 'sass', kernel: str | None = None, diff: bool =
     cur, prev = builds(target)
     what = cur.module[5:] + ' (cell)' if cur.module.startswith('cell_') else cur.module
     def code(b: Build, arch_: str | None):
-        if mode == 'sass': return sass_kernels(b)
-        return ptx_kernels(b, arch_ or next(k.arch for k in sass_kernels(b)))
+        if mode == 'sass': return sass_index(b)
+        return ptx_kernels(b, arch_ or next(k.arch for k in sass_index(b)))
     ks, want = _pick(code(cur, arch), kernel, arch, what)
     sel = ks[0]
     view = AsmView(f"{what} · {cur.library.name} · {want} · {mode.upper()}", _rows(cur, ks, block, smem), sel,

@@ -136,3 +136,31 @@ def test_cuda_asm_on_a_library_module(monkeypatch):
     assert one.kernel.name == vec[0]['kernel'] and len(one.kernels) == 1
     ptx = cuda_asm('scale', mode='ptx', kernel=r'ScaleKernel<float, 4, false')   # flags from the registered spec
     assert ptx.kernel.kind == 'ptx' and ptx.kernels[0]['loads_by_width'] == {128: 4}, ptx.kernels
+
+@needs_tools
+def test_cuda_asm_disassembles_only_what_it_shows(monkeypatch):
+    """A library module holds hundreds of kernels (`norm`: 462): `--kernel` disassembles only the matches, cold, and
+    the whole library goes one cubin per process; both agree with one plain `cuobjdump -sass`."""
+    monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(_WS))
+    from flashinfer_nb.aot import target_archs
+    from flashinfer_nb.scale import gen_scale_module
+    with target_archs('9.0a'): gen_scale_module().build()
+    cur, _ = builds('scale')
+    plain = {(k.arch, k.mangled): k.instructions for k in parse_sass(asm._run_cuobjdump('-sass', str(cur.library)))}
+    assert len(plain) >= 2 and {(k.arch, k.mangled): k.instructions for k in parse_sass(asm._sass_of_all(cur.library))} == plain
+    asm._memo.clear()
+    for f in cur.library.parent.glob(f"{cur.library.stem}.*"):
+        if f.suffix in ('.txt', '.json'): f.unlink()                 # no disk cache: a cold call
+    def whole(lib): raise AssertionError('the whole library was disassembled to show one kernel')
+    monkeypatch.setattr(asm, '_sass_of_all', whole)
+    (arch, mangled), code = next(iter(plain.items()))
+    name = asm.demangle([mangled])[0]
+    view = cuda_asm('scale', kernel='^' + re.escape(name) + '$')
+    assert view.kernel.mangled == mangled and view.kernel.instructions == code and len(view.kernels) == 1
+    assert view.kernels[0]['global load'] == sum(bool(re.match(r'LDG\b', asm._opcode(t))) for _, t in code), view.kernels
+    calls, real_run = [], subprocess.run
+    monkeypatch.setattr(subprocess, 'run', lambda *a, **k: (calls.append(a), real_run(*a, **k))[1])
+    asm._memo.clear()
+    assert cuda_asm('scale', kernel='^' + re.escape(name) + '$').kernel.instructions == code
+    assert not calls, f"a warm %cuda_asm ran processes: {calls}"
+    with pytest.raises(ValueError, match=r"no kernel of scale matches 'zzz'"): cuda_asm('scale', kernel='zzz')
