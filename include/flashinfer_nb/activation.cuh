@@ -16,28 +16,35 @@ namespace act_detail {
 
 constexpr int kThreads = 256;
 
-// Grid: x = rows, y = chunks of kThreads * kPer vectors along the row; every thread moves kPer vectors of
-// a, of b and of out (strided by the block, so a warp's accesses stay coalesced), kPer * kVec * sizeof(T)
-// = 16 bytes of each: a narrow vector (a d that is not a multiple of 16 bytes) keeps as many bytes in
-// flight per thread as the 16-byte one. One 4-byte vector per thread took 1.24x FlashInfer's time at
-// 8192 x 7170 bf16 (kPer = 4 here). At decode batches (rows <= 2 x the SMs) kPer = 1: more, shorter
-// threads finish the latency-bound launch sooner. Short blocks keep the block scheduler feeding every SM to the end
-// (the lesson from scale, NOTES.md); rows on grid.x allow up to 2^31 - 1 of them.
+// Grid: one block per (row, chunk of blockDim * kPer vectors along the row), numbered row-major on grid.x, so
+// the blocks in flight at once read neighbouring memory. With x = rows and y = chunks, the scheduler's order (x
+// fastest) spread them over rows 2d elements apart: 1-4 % slower at 8192 rows on the H200 (172.7 vs 168.7 us at
+// 8192 x 14336 bf16, 183.6 vs 176.9 at 8192 x 14340). Streaming stores (st.global.cs) on top changed nothing
+// beyond noise, and would push the output out of L2 before the next kernel reads it. grid.x holds 2^31 - 1
+// blocks: past decode batches a full block writes 4 KB, so that is terabytes of output.
+// Every thread moves kPer vectors of a, of b and of out (strided by the block, so a warp's accesses stay
+// coalesced), kPer * kVec * sizeof(T) = 16 bytes of each: a narrow vector (a d that is not a multiple of 16
+// bytes) keeps as many bytes in flight per thread as the 16-byte one. One 4-byte vector per thread took 1.24x
+// FlashInfer's time at 8192 x 7170 bf16 (kPer = 4 here). At decode batches (rows <= 2 x the SMs) kPer = 1:
+// more, shorter threads finish the latency-bound launch sooner. Short blocks keep the block scheduler feeding
+// every SM to the end (the lesson from scale, NOTES.md).
 template <typename T, typename Act, int kVec, int kPer>
 __global__ void __launch_bounds__(kThreads)
     ActAndMulKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
-                    int d) {
+                    int d, int row_blocks) {
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
-  const T* row = in + static_cast<int64_t>(blockIdx.x) * in_stride;
+  const unsigned r = blockIdx.x / row_blocks;
+  const int chunk = static_cast<int>(blockIdx.x - r * row_blocks);
+  const T* row = in + static_cast<int64_t>(r) * in_stride;
   const V* pa = reinterpret_cast<const V*>(row);
   const V* pb = reinterpret_cast<const V*>(row + d);
-  V* po = reinterpret_cast<V*>(out + static_cast<int64_t>(blockIdx.x) * out_stride);
-  const int span = gridDim.y * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
+  V* po = reinterpret_cast<V*>(out + static_cast<int64_t>(r) * out_stride);
+  const int span = row_blocks * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
   pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
   // One pass, except where the launcher folded a near-empty last block into the row's others: then the first
   // threads take the few vectors left in a second pass.
-  for (int base = blockIdx.y * blockDim.x * kPer + threadIdx.x; base < nvec; base += span) {
+  for (int base = chunk * blockDim.x * kPer + threadIdx.x; base < nvec; base += span) {
     V a[kPer], b[kPer];
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
@@ -90,22 +97,29 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
   const int cap = hint != 0 ? hint_threads : kThreads;
-  const int threads = static_cast<int>(std::min<int64_t>(cap, ceil_div(work, 32) * 32));
+  int threads = static_cast<int>(std::min<int64_t>(cap, ceil_div(work, 32) * 32));
   int64_t blocks = ceil_div(work, threads);  // per row
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
   // thread in the 8th block, so one block in eight did nothing but be scheduled. Not at decode: one more pass is one
   // more dependent DRAM round trip there.
-  if (hint == 0 && !decode && blocks > 1 && work - (blocks - 1) * threads < threads / 8) --blocks;
-  const dim3 grid(static_cast<unsigned>(rows), static_cast<unsigned>(blocks));
-  if (grid.y > 65535) return cudaErrorInvalidValue;
+  if (hint == 0 && !decode && blocks > 1 && work - (blocks - 1) * threads < threads / 8) {
+    --blocks;
+  } else if (hint == 0 && blocks > 1) {
+    // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
+    // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
+    threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
+  }
+  if (rows * blocks > 0x7fffffff) return cudaErrorInvalidValue;
+  const dim3 grid(static_cast<unsigned>(rows * blocks));
+  const int row_blocks = static_cast<int>(blocks);
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
-                           out_stride, d);
+                           out_stride, d, row_blocks);
     return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
-                         in_stride, out, out_stride, d);
+                         in_stride, out, out_stride, d, row_blocks);
   };
   if (vec == kMaxVec) return go(std::integral_constant<int, kMaxVec>{});
   if (vec == kMaxVec / 2) return go(std::integral_constant<int, (kMaxVec / 2 > 0 ? kMaxVec / 2 : 1)>{});
