@@ -136,7 +136,7 @@ def test_rmsnorm_all_launch_configs_agree():
     # they may differ from each other in the last bit, not from the reference)
     m = gen_norm_module().build_and_load()
     # 100 + v: weight loaded early; 200 + v: weight loaded late, batched; 14338 (4-byte vectors) reaches 16 per thread
-    for d, vpts in ((4096, (1, 2, 4, 8, 101, 104, 204, 208)), (14338, (16, 116, 216, 0))):
+    for d, vpts in ((4096, (1, 2, 4, 8, 101, 102, 104, 204)), (14338, (16, 116, 216, 0))):
         x = torch.randn(33, d, device='cuda', dtype=torch.bfloat16); w = torch.randn(d, device='cuda', dtype=torch.bfloat16)
         r = torch.randn_like(x)
         for vpt in vpts:
@@ -145,6 +145,11 @@ def test_rmsnorm_all_launch_configs_agree():
             x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)
             assert torch.equal(r2, r + x)
             assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
+    # not instantiated, so refused by name: a held weight at 64 elements a thread (8 vectors of 8), a single-element
+    # row's early weight (1537 wide)
+    for d, vpt in ((4096, 208), (4096, 108), (1537, 101)):
+        x = torch.randn(4, d, device='cuda', dtype=torch.bfloat16); w = torch.randn(d, device='cuda', dtype=torch.bfloat16)
+        with pytest.raises(ValueError, match=f'vpt_hint {vpt}'): m.rmsnorm(torch.empty_like(x), x, w, 1e-6, 0.0, vpt, None)
 
 @pytest.mark.cuda
 def test_huge_eps_is_the_ops_own_error():

@@ -176,15 +176,25 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;
-  if (vpt_hint == 0 && weight_hint < 0) {
-    if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
-    if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
-    if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
-    if (nvec <= 8) return launch<T, kVec, 1, 8, kFused>(p, 0, stream);
-    if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
-    if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
-    if (nvec <= 64) return launch<T, kVec, 2, 32, kFused>(p, 0, stream);
-    if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
+  // Instantiated only where they pay (issue 16: the module's compile time; 462 kernels before, 266 now):
+  // - packed groups only at the widest vector: a narrower one means a width that is not a multiple of 16 bytes
+  //   or an unaligned view, and such short rows (d <= 128 vectors) are rare enough to take the block path;
+  // - the weight early or batched only with vectors of 2 or more elements and under 64 elements a thread (at 64
+  //   the row alone holds 32 registers, the fused kernel's 64, and a held weight would spill): single elements
+  //   and rows past 16384 (16-bit) keep the weight late. Widths that are a multiple of 2 or 4 elements keep
+  //   every decode choice up to 16384.
+  constexpr bool kWidest = kVec == 16 / static_cast<int>(sizeof(T));
+  if constexpr (kWidest) {
+    if (vpt_hint == 0 && weight_hint < 0) {
+      if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
+      if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
+      if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
+      if (nvec <= 8) return launch<T, kVec, 1, 8, kFused>(p, 0, stream);
+      if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
+      if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
+      if (nvec <= 64) return launch<T, kVec, 2, 32, kFused>(p, 0, stream);
+      if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
+    }
   }
   bool decode = false;
   int sms = 0;
@@ -204,10 +214,13 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
-    if (weight == kEarly) return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
-    if constexpr (kV >= 4) {
-      if (weight == kBatched) return launch<T, kVec, kV, 0, kFused, kBatched>(p, block, stream);
+    if constexpr (kVec > 1 && kV * kVec < 64) {
+      if (weight == kEarly) return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
+      if constexpr (kV >= 4) {
+        if (weight == kBatched) return launch<T, kVec, kV, 0, kFused, kBatched>(p, block, stream);
+      }
     }
+    if (weight != kLate && weight_hint >= 0) return cudaErrorInvalidValue;  // a forced weight without its kernel
     return launch<T, kVec, kV, 0, kFused, kLate>(p, block, stream);
   };
   switch (vpt) {
