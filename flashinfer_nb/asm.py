@@ -266,9 +266,8 @@ def _full_sass_known(build: Build) -> bool:
     return ('sass', str(build.library)) in _memo or (f is not None and f.exists())
 
 def sass_index(build: Build) -> list[Kernel]:
-    """Every kernel of `build`'s library per arch, by name, from `cuobjdump -res-usage` (milliseconds: no disassembly);
-    an entry's code is fetched when first used (`fetch_sass`). With the whole disassembly at hand: `sass_kernels`."""
-    if _full_sass_known(build): return sass_kernels(build)
+    """Every kernel of `build`'s library per arch, by name, from `cuobjdump -res-usage` (milliseconds: no disassembly),
+    in the same order whatever is cached; an entry's code is fetched when first used (`fetch_sass`)."""
     key = ('index', str(build.library))
     if key not in _memo:
         ks = [Kernel('', fn, arch, 'sass', _load=functools.partial(fetch_sass, build)) for arch, fn in resource_usage(build)]
@@ -289,11 +288,10 @@ def fetch_sass(build: Build, kernels: list[Kernel]) -> None:
         try: _memo[key] = json.loads(path.read_text()) if path is not None and path.exists() else {}
         except (OSError, ValueError): _memo[key] = {}
     kept = _memo[key]
-    found = {}
-    if _full_sass_known(build) or len([k for k in todo if k.mangled not in kept]) > FETCH_ONE_BY_ONE:
+    found, new = {}, sorted({k.mangled for k in todo} - kept.keys())
+    if _full_sass_known(build) or len(new) > FETCH_ONE_BY_ONE:
         found = {(k.arch, k.mangled): k for k in sass_kernels(build)}
     else:
-        new = sorted({k.mangled for k in todo} - set(kept))
         if new:
             lib = str(build.library)
             with ThreadPoolExecutor(min(len(new), os.cpu_count() or 1)) as ex:
