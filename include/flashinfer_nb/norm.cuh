@@ -229,7 +229,7 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
     case 4: return go(std::integral_constant<int, 4>{});
     case 8: return go(std::integral_constant<int, 8>{});
     case 16: if constexpr (kVec <= 4) return go(std::integral_constant<int, 16>{}); break;
-    case 32: if constexpr (kVec <= 2) return launch<T, kVec, 32, 0, kFused>(p, block, stream); break;
+    case 32: if constexpr (kVec <= 2) return go(std::integral_constant<int, 32>{}); break;
   }
   return cudaErrorInvalidValue;
 }
