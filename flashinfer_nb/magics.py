@@ -369,7 +369,7 @@ RESOURCE_COLUMNS = [('kernel', 'kernel'), ('arch', 'arch'), ('registers', 'regis
 class CompileReport:
     "What one `%%cuda_kernel` run did; `_repr_html_` for Jupyter, `str` for a terminal."
     name: str
-    mode: str                  # 'launcher' (cell + generated binding) or 'binding' (the cell exports itself)
+    mode: str                  # 'launcher' (cell + generated binding), 'binding' (the cell exports itself) or 'nvrtc'
     archs: list[str]
     arch_source: str
     ok: bool = False
@@ -415,11 +415,12 @@ class CompileReport:
         if self.resources: out += ['', _text_table(self._resource_header(), self._resource_rows())]
         out += [f"gate failed: {v}" for v in self.gate_violations]
         out += [f"note: {n}" for n in self.notes]
-        if self.command: out += ['', f"nvcc command: {self.command}"]
+        if self.command: out += ['', f"{self._command_label()}: {self.command}"]
         if self.show_log and self.log: out += ['', self.log.rstrip()]
         return '\n'.join(out)
 
     def __repr__(self) -> str: return str(self)
+    def _command_label(self) -> str: return 'NVRTC options' if self.mode == 'nvrtc' else 'nvcc command'
 
     def _repr_html_(self) -> str:
         e = html.escape
@@ -441,7 +442,7 @@ class CompileReport:
         parts += [f'<div style="color:#c00"><b>gate failed</b>: {e(v)}</div>' for v in self.gate_violations]
         parts += [f'<div><i>{e(n)}</i></div>' for n in self.notes]
         if self.command:
-            parts.append(f'<details><summary>nvcc command</summary><pre style="white-space:pre-wrap">{e(self.command)}</pre></details>')
+            parts.append(f'<details><summary>{self._command_label()}</summary><pre style="white-space:pre-wrap">{e(self.command)}</pre></details>')
         if self.log and (self.show_log or not self.ok):
             parts.append(f'<details><summary>build log</summary><pre style="white-space:pre-wrap">{e(self.log)}</pre></details>')
         return ''.join(parts) + '</div>'
@@ -814,18 +815,30 @@ class CudaMagics(Magics):
     @argument('--max-registers', type=int, default=None, help='gate: fail the cell if a kernel uses more registers')
     @argument('--no-spills', action='store_true', help='gate: fail the cell if a kernel spills registers')
     @argument('--no-local-memory', action='store_true', help='gate: fail the cell if a kernel uses local memory (stack frame)')
+    @argument('--nvrtc', action='store_true', help='compile the cell\'s __global__ kernels with NVRTC in this process (~0.05 s, '
+              'no host code): NAME.kernel(*args, grid=..., block=...) launches one (flashinfer_nb.nvrtc_cell)')
     @argument('--tune', default=None, metavar='SPACE', help='autotune: "BLOCK=128,256 VEC=1,2,4" compiles every configuration '
               '(-D flags) in parallel and binds NAME to a Tuner: NAME.tune(call, inputs, reference=...) (flashinfer_nb.tune)')
     @cell_magic
     def cuda_kernel(self, line, cell):
         "Compile the cell through the flashinfer_nb JIT, show the compile report, bind NAME to the loaded module."
         args = parse_magic_args(self.cuda_kernel, line)
-        if args.tune is not None: return self._tune_cell(args, cell)
+        if args.tune is not None:
+            if args.nvrtc: raise UsageError(f"%%cuda_kernel {args.name}: --tune compiles with nvcc; drop --nvrtc")
+            return self._tune_cell(args, cell)
         try:
             if args.save: resolve_save_path(args.save)   # refuse a bad path before compiling
             check_max_registers(args.max_registers)      # and a bad gate
-            mod, report = compile_cell(args.name, cell, arch=args.arch, flags=args.flags, include_dirs=args.include_dir,
-                                       debug=args.debug, lineinfo=args.lineinfo, verbose=args.verbose, rebuild=args.rebuild)
+            if args.nvrtc:   # flashinfer_nb.nvrtc_cell: device code only, compiled in this process
+                from flashinfer_nb.nvrtc_cell import compile_nvrtc_cell, NvrtcUnavailable
+                try: mod, report = compile_nvrtc_cell(args.name, cell, arch=args.arch, flags=args.flags,
+                                                      include_dirs=args.include_dir, debug=args.debug,
+                                                      lineinfo=args.lineinfo, rebuild=args.rebuild)
+                except NvrtcUnavailable as e: raise UsageError(f"%%cuda_kernel {args.name} --nvrtc: {e}") from None
+                report.show_log = args.verbose
+            else:
+                mod, report = compile_cell(args.name, cell, arch=args.arch, flags=args.flags, include_dirs=args.include_dir,
+                                           debug=args.debug, lineinfo=args.lineinfo, verbose=args.verbose, rebuild=args.rebuild)
         except ValueError as e: raise UsageError(f"%%cuda_kernel {args.name}: {e}") from None
         if mod is not None and args.save:
             p, written = save_cell(cell, args.save)
@@ -834,7 +847,8 @@ class CudaMagics(Magics):
         if mod is not None:   # occupancy and gates: flashinfer_nb.occupancy; the build record: flashinfer_nb.asm
             report.occupancy = kernel_occupancy(report.resources, strip_directives(cell), args.block, args.smem)
             report.gate_violations = check_gates(report.resources, args.max_registers, args.no_spills, args.no_local_memory)
-            with contextlib.suppress(OSError): record_build(mod.spec.name, mod.library, mod.spec)   # for %cuda_asm --diff
+            if not args.nvrtc:
+                with contextlib.suppress(OSError): record_build(mod.spec.name, mod.library, mod.spec)   # for %cuda_asm --diff
         display(report)
         if mod is None: raise CellCompileError(report)
         self.shell.user_ns[args.name] = mod
