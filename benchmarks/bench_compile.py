@@ -2,7 +2,8 @@
 """How long the edit-compile loop waits: every row of issue 16's table, cold and warm, each in a fresh process.
 
 Rows: a `%%cuda_kernel` cell with a TVM-FFI binding (the cell includes "tvm_ffi_utils.h" and exports itself), a
-launcher cell (`extern "C"`, the binding generated and compiled by c++), and the library modules norm, silu_and_mul
+launcher cell (`extern "C"`, the binding generated and compiled by c++), an NVRTC cell (the launcher cell's kernel,
+`--nvrtc`: compiled in the process by NVRTC, launched from Python), and the library modules norm, silu_and_mul
 and scale; norm_vec is the norm module with one kernel TU per vector width (the `vec` layout, nbs/11_norm.ipynb). *Cold*, a module: its first use in a new process on an empty private workspace (no cache entry, no objects).
 *Cold*, a cell: a cell whose content the cache has not seen, compiled in a session that has compiled another cell
 before (what the edit loop waits for). *Warm*: a new process asking for the same module again (key, manifest check,
@@ -69,8 +70,22 @@ assert mod is not None, rep.log
 print(json.dumps(dict(s=s, dir=str(mod.spec.build_dir))))'''
 
 
+# An NVRTC cell (`%%cuda_kernel NAME --nvrtc`, nbs/20c_nvrtc_cell.ipynb): the launcher cell's kernel without its host
+# launcher, compiled in the process by NVRTC after another NVRTC cell (the library is loaded). There is no cache to
+# hit in a new process: its "warm" row compiles again.
+NVRTC_CELL = r'''
+import json, time, flashinfer_nb
+from flashinfer_nb.nvrtc_cell import compile_nvrtc_cell
+compile_nvrtc_cell('bench_warmup', '__global__ void warm(int* p) {{ p[0] = 1; }}')
+body = {body!r}
+t = time.perf_counter(); mod, rep = compile_nvrtc_cell('bench_nvrtc', body); s = time.perf_counter() - t
+assert mod is not None, rep.log
+print(json.dumps(dict(s=s, dir=str(mod.cubins[next(iter(mod.cubins))].parent), nvrtc=mod.program.seconds)))'''
+
+
 def code_for(row: str) -> str:
     warm = 'extern "C" int bench_warm(int x) { return x + 1; }\n'
+    if row == 'nvrtc_cell': return NVRTC_CELL.format(body=LAUNCHER_CELL.split('extern "C"')[0])
     if row == 'binding_cell': return CELL.format(warm=warm, body=BINDING_CELL, name='bench_binding')
     if row == 'launcher_cell': return CELL.format(warm=warm, body=LAUNCHER_CELL, name='bench_launcher')
     return MODULE.format(spec=SPEC[row])
@@ -107,11 +122,11 @@ def machine() -> str:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--repeat', type=int, default=3, help='cold builds per row (median reported)')
-    ap.add_argument('--rows', default='binding_cell,launcher_cell,scale,norm,norm_vec,silu_and_mul')
+    ap.add_argument('--rows', default='binding_cell,launcher_cell,nvrtc_cell,scale,norm,norm_vec,silu_and_mul')
     ap.add_argument('--out', default=None, help='also write the table here')
     a = ap.parse_args()
     rows = a.rows.split(',')
-    bad = [r for r in rows if r not in ('binding_cell', 'launcher_cell', *SPEC)]
+    bad = [r for r in rows if r not in ('binding_cell', 'launcher_cell', 'nvrtc_cell', *SPEC)]
     if bad: ap.error(f"unknown rows {bad}")
     lines = [f"# compile times, {time.strftime('%Y-%m-%d %H:%M')}: {machine()}",
              f"# cold: median of {a.repeat} builds into empty workspaces (min-max); warm: a new process, cached",
@@ -123,9 +138,10 @@ def main():
         for i in range(a.repeat):
             ws = tempfile.mkdtemp(prefix=f'fnb-compile-{row}-')
             r = run(code, ws); cold.append(r['s']); last = (ws, r)
+            if 'nvrtc' in r: last[1]['steps'] = f"NVRTC compile {r['nvrtc']:.3f} (of {r['s']:.3f})"
         warm = [run(code, last[0])['s'] for _ in range(3)]
         line = (f"| {row} | {statistics.median(cold):.2f} ({min(cold):.2f}-{max(cold):.2f}) | "
-                f"{statistics.median(warm):.3f} | {steps(last[1]['dir'])} |")
+                f"{statistics.median(warm):.3f} | {last[1].get('steps') or steps(last[1]['dir'])} |")
         print(line, flush=True); lines.append(line)
     if a.out: Path(a.out).write_text('\n'.join(lines) + '\n')
 
