@@ -225,8 +225,8 @@ def cuda_driver() -> ctypes.CDLL:
         except OSError as e: raise NoCudaDeviceError(f"no CUDA driver here ({e}): an NVRTC cell compiles, but its kernels "
                                                      "run only on a machine with a GPU") from None
         for f in ('cuModuleLoadData', 'cuModuleGetFunction', 'cuLaunchKernel', 'cuDevicePrimaryCtxRetain',
-                  'cuCtxPushCurrent', 'cuCtxPopCurrent', 'cuFuncSetAttribute', 'cuModuleUnload'):
-            getattr(lib, f).argtypes = None
+                  'cuCtxPushCurrent_v2', 'cuCtxPopCurrent_v2', 'cuFuncSetAttribute', 'cuModuleUnload'):
+            getattr(lib, f)   # AttributeError here, not at the first launch, for a driver without one
         lib.cuLaunchKernel.argtypes = [ctypes.c_void_p, *[ctypes.c_uint] * 6, ctypes.c_uint, ctypes.c_void_p,
                                        ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
         rc = lib.cuInit(0)
@@ -242,6 +242,7 @@ def _cu_error(lib, rc: int) -> str:
 def _cu_check(lib, rc: int, what: str):
     if rc != 0: raise CudaDriverError(f"{what}: {_cu_error(lib, rc)}")
 
+# cuda.h maps cuCtxPushCurrent/cuCtxPopCurrent to their _v2 entry points; ctypes must name those itself
 class _Context:
     "Makes device `d`'s primary context (the one torch's runtime uses) current inside the block, then restores the caller's."
     def __init__(self, lib, d: int):
@@ -251,8 +252,8 @@ class _Context:
         ma, mi = ctypes.c_int(), ctypes.c_int()
         lib.cuDeviceGetAttribute(ctypes.byref(ma), 75, dev); lib.cuDeviceGetAttribute(ctypes.byref(mi), 76, dev)
         self.arch = ''.join(map(str, parse_arch(f"{ma.value}.{mi.value}")))
-    def __enter__(self): _cu_check(self.lib, self.lib.cuCtxPushCurrent(self.ctx), 'cuCtxPushCurrent'); return self
-    def __exit__(self, *exc): self.lib.cuCtxPopCurrent(ctypes.byref(ctypes.c_void_p()))
+    def __enter__(self): _cu_check(self.lib, self.lib.cuCtxPushCurrent_v2(self.ctx), 'cuCtxPushCurrent'); return self
+    def __exit__(self, *exc): self.lib.cuCtxPopCurrent_v2(ctypes.byref(ctypes.c_void_p()))
 
 # %% ../nbs/20c_nvrtc_cell.ipynb #nv16
 def _dims(v, what: str) -> tuple[int, int, int]:
