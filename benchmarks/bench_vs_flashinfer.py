@@ -48,6 +48,34 @@ def fi_modules(root: Path):
     return norm, spec.build_and_load()
 
 
+# The same-run copy ceiling of a fused_add_rmsnorm case: a 16-byte copy kernel moving the bytes the op moves (two
+# row-major streams in, the same two out), timed with the op in the same rounds. Built as a launcher cell.
+COPY_CELL = r'''#include <cstdint>
+#include <cuda_runtime.h>
+
+__global__ void copy2_kernel(const uint4* __restrict__ a, const uint4* __restrict__ b, uint4* __restrict__ c,
+                             uint4* __restrict__ d, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) { const uint4 u = a[i], v = b[i]; c[i] = u; d[i] = v; }
+}
+
+extern "C" cudaError_t copy2(const float* a, const float* b, float* c, float* d, int64_t n16, cudaStream_t stream) {
+  copy2_kernel<<<(n16 + 255) / 256, 256, 0, stream>>>(reinterpret_cast<const uint4*>(a), reinterpret_cast<const uint4*>(b),
+                                                      reinterpret_cast<uint4*>(c), reinterpret_cast<uint4*>(d), n16);
+  return cudaGetLastError();
+}
+'''
+
+
+def copy_ceiling_fn(mod, x, r):
+    "A call of the copy kernel moving `x` and `r`'s bytes into new buffers, or None when they are not whole 16-byte vectors."
+    nbytes = x.numel() * x.element_size()
+    if nbytes % 16: return None
+    a, b = x.reshape(-1).view(torch.float32), r.reshape(-1).view(torch.float32)
+    c, d = torch.empty_like(a), torch.empty_like(b)
+    return lambda: mod.copy2(a, b, c, d, nbytes // 16)
+
+
 def time_one(fn, flush, n):
     "Median µs of `n` single calls, each between CUDA events after an L2 flush."
     ts = []
@@ -174,6 +202,9 @@ def main():
     a = ap.parse_args()
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_act = fi_modules(root)
+    from flashinfer_nb.magics import compile_cell
+    copy_mod, rep = compile_cell('bench_copy2', COPY_CELL, progress=False)
+    if copy_mod is None: sys.exit(f"the copy-ceiling kernel did not build:\n{rep.log}")
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
     hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
     rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
@@ -189,9 +220,10 @@ def main():
                     'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
                     'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False),
                     'torch': lambda x=x, w=w, h=h: F.rms_norm(x, (h,), w, 1e-6)}))
-                cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", {
-                    'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
-                    'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}))
+                fused = {'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
+                         'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}
+                if (cp := copy_ceiling_fn(copy_mod, x, r)) is not None: fused['copy'] = cp
+                cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", fused))
         for d in inter:
             for rows in rows_list:
                 x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
@@ -204,9 +236,12 @@ def main():
     if cases:
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved "
                   "rounds; PDL off for both",
-                  f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8}"]
+                  "copy %: a 16-byte copy kernel moving the op's bytes (fused_add_rmsnorm: x and residual in, both out), "
+                  "timed in the same rounds, as a share of ours (100 = at the same-run copy ceiling)",
+                  f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7}"]
     for label, t in res:
-        lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}")
+        cp = f" {t['copy']:8.2f} {100 * t['copy'] / t['ours']:7.1f}" if 'copy' in t else ''
+        lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} {t['flashinfer'] / t['ours']:8.2f}{cp}")
     if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_act, a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)

@@ -81,6 +81,23 @@ def test_compile_report_and_cubin(monkeypatch, tmp_path):
     assert not rep4.cache_hit and '-DX=1' in rep4.command
 
 @needs_nvrtc
+def test_a_cached_compile_still_reports_resources(monkeypatch, tmp_path):
+    "A program NVRTC serves from its own cache (a log without ptxas' report) is compiled again under a one-off define."
+    import flashinfer_nb.nvrtc_cell as nc
+    _ws(monkeypatch, tmp_path)
+    real, calls = nc._compile_one, []
+    def cached_once(lib, src, filename, opts, names):   # the first compile answers as NVRTC's cache does: an empty log
+        calls.append(opts)
+        cubin, low, log = real(lib, src, filename, opts, names)
+        return cubin, low, ('' if len(calls) == 1 else log)
+    monkeypatch.setattr(nc, '_compile_one', cached_once)
+    mod, rep = compile_nvrtc_cell('cached_t', AXPY_NV.replace('a * x[i]', 'a * x[i] * 2.f'), arch='9.0a')
+    assert rep.ok and len(calls) == 2 and not any('PTXAS_REPORT' in o for o in calls[0])
+    assert any(o.startswith('-D__FLASHINFER_NB_PTXAS_REPORT=') for o in calls[1])
+    assert [r['arch'] for r in rep.resources] == ['sm_90a'] and rep.resources[0]['registers'] > 0
+    assert 'PTXAS_REPORT' not in rep.command   # the define is not the user's: the report shows the options asked for
+
+@needs_nvrtc
 def test_included_header_is_in_the_key(monkeypatch, tmp_path):
     "Editing a header the cell includes compiles the cell again (and the new value is what the cubin holds)."
     _ws(monkeypatch, tmp_path)

@@ -2,7 +2,7 @@
 // 68.3 us CUPTI, 70.4 us events; FlashInfer 70.7), rmsnorm at 97 %. The goal is 95 %. Variants of the fused kernel
 // (vectors per thread, load/store cache hints, when the residual is stored, a persistent grid that prefetches its
 // next row into L2), timed like bench_vs_flashinfer: CUDA events around one launch, 256 MB L2 flush before each,
-// median of 60, 3 rounds; every variant's outputs compared bit for bit with the first's. The same-run ceilings: a
+// median of 60, 3 rounds; every variant's residual compared bit for bit with the first's, its output within 2 bf16 ulps. The same-run ceilings: a
 // 16-byte copy kernel moving the same bytes (2 streams in, 2 out) and cudaMemcpyAsync device-to-device.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/fa benchmarks/explore/fused_add_variants.cu && /tmp/fa
 #include <cuda_bf16.h>
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <cstdlib>
 
 struct __align__(16) V8 { __nv_bfloat162 h[4]; };
 
@@ -131,19 +132,21 @@ int main(int argc, char** argv) {
         if (round == 0 && v + 2 < vs.size()) {
           cudaMemcpy(x, x0, n * 2, cudaMemcpyDeviceToDevice); cudaMemcpy(r, r0, n * 2, cudaMemcpyDeviceToDevice);
           vs[v].second(); cudaDeviceSynchronize();
-          bool ok = true;
-          for (auto gw : {std::pair<V8*, V8*>{x, xref}, std::pair<V8*, V8*>{r, rref}}) {
-            V8 *got = gw.first, *want = gw.second;
-            cudaMemcpy(a.data(), got, n * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), want, n * 2, cudaMemcpyDeviceToHost);
-            ok = ok && a == b;
-          }
-          if (!ok) printf("MISMATCH %s\n", vs[v].first.c_str());
+          // the residual (x + r) is exact whatever the variant; the output differs where the sum of squares is
+          // added up in another order (another vector width): at most a few bf16 ulps
+          cudaMemcpy(a.data(), r, n * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), rref, n * 2, cudaMemcpyDeviceToHost);
+          const bool res_ok = a == b;
+          cudaMemcpy(a.data(), x, n * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), xref, n * 2, cudaMemcpyDeviceToHost);
+          int ulps = 0;
+          for (size_t k = 0; k < n; ++k) ulps = std::max(ulps, std::abs((int)(short)a[k] - (int)(short)b[k]));
+          if (!res_ok || ulps > 2) printf("MISMATCH %s: residual %s, output up to %d bf16 ulps off\n", vs[v].first.c_str(),
+                                          res_ok ? "exact" : "DIFFERS", ulps);
         }
       }
     const double mb = n * 2.0 * 4 / 1e6;
     std::sort(med[vs.size() - 2].begin(), med[vs.size() - 2].end());
     const double ceil_us = med[vs.size() - 2][1];
-    printf("%dx%d bf16 fused_add_rmsnorm: %.1f MB moved; copy kernel %.2f us = %.2f TB/s\n", R, D, mb, ceil_us, mb / ceil_us / 1e6);
+    printf("%dx%d bf16 fused_add_rmsnorm: %.1f MB moved; copy kernel %.2f us = %.2f TB/s\n", R, D, mb, ceil_us, mb / ceil_us);
     for (size_t v = 0; v < vs.size(); ++v) {
       std::sort(med[v].begin(), med[v].end());
       printf("  %-34s %8.2f us  %5.1f %% of the copy kernel  (rounds %.2f %.2f %.2f)\n", vs[v].first.c_str(), med[v][1],
