@@ -708,6 +708,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                           'flashinfer_nb.nvrtc_cell._check': ('nvrtc_cell.html#_check', 'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell._compile_one': ( 'nvrtc_cell.html#_compile_one',
                                                                                      'flashinfer_nb/nvrtc_cell.py'),
+                                          'flashinfer_nb.nvrtc_cell._compute_cache_off': ( 'nvrtc_cell.html#_compute_cache_off',
+                                                                                           'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell._cu_check': ( 'nvrtc_cell.html#_cu_check',
                                                                                   'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell._cu_error': ( 'nvrtc_cell.html#_cu_error',

@@ -4,7 +4,7 @@
 
 # %% ../nbs/20c_nvrtc_cell.ipynb #nv03
 from __future__ import annotations
-import ctypes, hashlib, os, re, shlex, sys, threading, time
+import contextlib, ctypes, hashlib, os, re, shlex, sys, threading, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from .jit.env import INCLUDE_DIR, ensure_private_dir
@@ -131,7 +131,18 @@ def _compile_one(lib, src: str, filename: str, opts: list[str], names: list[str]
         return cubin.raw, lowered, log
     finally: lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
-_PTXAS_ENTRY_RE = re.compile(r"ptxas info\s*: Compiling entry function")
+_ENV_LOCK = threading.Lock()
+
+@contextlib.contextmanager
+def _compute_cache_off():
+    "`CUDA_CACHE_DISABLE=1` while NVRTC compiles (a cached kernel comes back without ptxas' report); restored after."
+    with _ENV_LOCK:
+        old = os.environ.get('CUDA_CACHE_DISABLE')
+        os.environ['CUDA_CACHE_DISABLE'] = '1'
+        try: yield
+        finally:
+            if old is None: os.environ.pop('CUDA_CACHE_DISABLE', None)
+            else: os.environ['CUDA_CACHE_DISABLE'] = old
 
 def nvrtc_options(arch: str, *, flags: list[str] = (), include_dirs: list = (), debug: bool = False,
                   lineinfo: bool = False) -> list[str]:
@@ -146,17 +157,13 @@ def nvrtc_compile(src: str, names: list[str], archs: list[str], *, filename: str
     `names` are the kernels whose lowered names to return. `NvrtcCompileError` with NVRTC's log on failure."""
     lib, t0 = nvrtc_library(), time.perf_counter()
     cubins, lowered, logs, opts = {}, {}, [], []
-    for a in archs:
-        opts = nvrtc_options(a, flags=flags, include_dirs=include_dirs, debug=debug, lineinfo=lineinfo)
-        cubin, low, log = _compile_one(lib, src, filename, opts, names)
-        if cubin is not None and '__global__' in src and not _PTXAS_ENTRY_RE.search(log):
-            # served from NVRTC's own cache (12.9+) without running ptxas: no resource report. A one-off define that
-            # changes no code makes it a program NVRTC has not seen, so ptxas runs and reports
-            nonce = f"-D__FLASHINFER_NB_PTXAS_REPORT={os.getpid()}{time.time_ns()}"
-            cubin, low, log = _compile_one(lib, src, filename, [*opts, nonce], names)
-        logs.append(log)
-        if cubin is None: raise NvrtcCompileError(f"NVRTC could not compile {filename} for sm_{a}", '\n'.join(logs))
-        cubins[a], lowered = cubin, low
+    with _compute_cache_off():
+        for a in archs:
+            opts = nvrtc_options(a, flags=flags, include_dirs=include_dirs, debug=debug, lineinfo=lineinfo)
+            cubin, low, log = _compile_one(lib, src, filename, opts, names)
+            logs.append(log)
+            if cubin is None: raise NvrtcCompileError(f"NVRTC could not compile {filename} for sm_{a}", '\n'.join(logs))
+            cubins[a], lowered = cubin, low
     return NvrtcProgram(cubins, lowered, '\n'.join(logs), opts, time.perf_counter() - t0, nvrtc_version())
 
 # %% ../nbs/20c_nvrtc_cell.ipynb #nv11
@@ -424,6 +431,8 @@ def compile_nvrtc_cell(name: str, body: str, *, arch: str | None = None, flags: 
     report.ok, report.log, report.library = True, prog.log, str(cubins[archs[0]])
     report.diagnostics = parse_diagnostics(prog.log, body.split('\n'))
     report.resources = parse_ptxas(prog.log)
+    if any(not k.problem for k in kernels) and not report.resources:
+        report.notes.append("NVRTC's log has no ptxas report: no resource table, and no resource gate was checked")
     report.notes.append(f"compiled in this process by NVRTC {prog.version} ({nvrtc_library()._path.name}); "
                         "a kernel launches as NAME.kernel(*args, grid=..., block=..., smem=0, stream=None)")
     report.notes += [f"{k.name} (cell line {k.line + 1}) cannot be launched from Python: {k.problem}"
