@@ -719,6 +719,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell._torch_dtype_name': ( 'nvrtc_cell.html#_torch_dtype_name',
                                                                                           'flashinfer_nb/nvrtc_cell.py'),
+                                          'flashinfer_nb.nvrtc_cell._with_ptxas_report': ( 'nvrtc_cell.html#_with_ptxas_report',
+                                                                                           'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell.compile_nvrtc_cell': ( 'nvrtc_cell.html#compile_nvrtc_cell',
                                                                                            'flashinfer_nb/nvrtc_cell.py'),
                                           'flashinfer_nb.nvrtc_cell.cuda_driver': ( 'nvrtc_cell.html#cuda_driver',

@@ -58,9 +58,10 @@ def _param_rows(mark) -> list[dict]:
     return rows
 
 def run_tests(*fns) -> str:
-    "Run pytest-style test functions here, expanding `parametrize` marks; supports `tmp_path` and `monkeypatch`."
+    """Run pytest-style test functions here, expanding `parametrize` marks; supports `tmp_path` and `monkeypatch`.
+    A test that calls `pytest.skip` (e.g. one that needs no GPU, on a GPU machine) is counted as skipped, with why."""
     import pytest
-    n = 0
+    n, skipped = 0, []
     for fn in fns:
         grids = [_param_rows(m) for m in getattr(fn, 'pytestmark', []) if m.name == 'parametrize']
         params = inspect.signature(fn).parameters
@@ -70,11 +71,13 @@ def run_tests(*fns) -> str:
                 if 'tmp_path' in params: kwargs['tmp_path'] = Path(d)
                 if 'monkeypatch' in params: kwargs['monkeypatch'] = mp
                 try: fn(**kwargs)
+                except pytest.skip.Exception as e:
+                    skipped.append(f"{fn.__name__}: {e.msg}"); continue
                 except AssertionError as e:   # say which test (and which parameters) failed, not just 'AssertionError'
                     args = ', '.join(f'{k}={v!r}' for d in combo for k, v in d.items())
                     raise AssertionError(f"{fn.__name__}({args}) failed: {e}") from e
             n += 1
-    return f"{n} passed"
+    return f"{n} passed" + (f", {len(skipped)} skipped ({'; '.join(skipped)})" if skipped else '')
 
 # %% ../nbs/05_nbtests.ipynb #c013
 def render_readme(cells) -> str:

@@ -144,6 +144,18 @@ def _compute_cache_off():
             if old is None: os.environ.pop('CUDA_CACHE_DISABLE', None)
             else: os.environ['CUDA_CACHE_DISABLE'] = old
 
+_PTXAS_ENTRY_RE = re.compile(r"^ptxas info\s*: Compiling entry function", re.M)
+_PTXAS_REPORTS: dict[str, str] = {}   # sha256 of a cubin -> the ptxas lines of the log that came with it
+
+def _with_ptxas_report(cubin: bytes, log: str) -> str:
+    "`log`, with ptxas' report of this same cubin from an earlier compile where NVRTC's in-process cache left it out."
+    key = hashlib.sha256(cubin).hexdigest()
+    if _PTXAS_ENTRY_RE.search(log):
+        _PTXAS_REPORTS[key] = '\n'.join(l for l in log.splitlines() if l.startswith('ptxas'))
+        return log
+    if key in _PTXAS_REPORTS: return (log.rstrip() + '\n' if log.strip() else '') + _PTXAS_REPORTS[key] + '\n'
+    return log
+
 def nvrtc_options(arch: str, *, flags: list[str] = (), include_dirs: list = (), debug: bool = False,
                   lineinfo: bool = False) -> list[str]:
     "NVRTC's options for one arch (`'90a'`): a cubin with ptxas' resource report, the CUDA and library include dirs."
@@ -161,6 +173,7 @@ def nvrtc_compile(src: str, names: list[str], archs: list[str], *, filename: str
         for a in archs:
             opts = nvrtc_options(a, flags=flags, include_dirs=include_dirs, debug=debug, lineinfo=lineinfo)
             cubin, low, log = _compile_one(lib, src, filename, opts, names)
+            if cubin is not None: log = _with_ptxas_report(cubin, log)
             logs.append(log)
             if cubin is None: raise NvrtcCompileError(f"NVRTC could not compile {filename} for sm_{a}", '\n'.join(logs))
             cubins[a], lowered = cubin, low

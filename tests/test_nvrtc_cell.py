@@ -82,7 +82,8 @@ def test_compile_report_and_cubin(monkeypatch, tmp_path):
 
 @needs_nvrtc
 def test_compiles_bypass_the_compute_cache(monkeypatch, tmp_path):
-    "NVRTC compiles with CUDA_CACHE_DISABLE=1 (a cached kernel has no ptxas report), the user's setting restored after."
+    """A kernel NVRTC serves from a cache has no ptxas report: compiles bypass the disk cache (CUDA_CACHE_DISABLE=1, the
+    user's setting restored after), and a report is put back from an earlier compile of the same cubin."""
     import flashinfer_nb.nvrtc_cell as nc
     _ws(monkeypatch, tmp_path)
     real, seen = nc._compile_one, []
@@ -96,10 +97,14 @@ def test_compiles_bypass_the_compute_cache(monkeypatch, tmp_path):
         mod, rep = compile_nvrtc_cell('cached_t', AXPY_NV.replace('a * x[i]', f'a * x[i] * {len(seen) + 2}.f'), arch='9.0a')
         assert rep.ok and seen[-1] == '1' and os.environ.get('CUDA_CACHE_DISABLE') == user
         assert [r['arch'] for r in rep.resources] == ['sm_90a'] and rep.resources[0]['registers'] > 0
-    def no_report(*a):   # a log without the report (as a cached compile's): the cell says the gates went unchecked
+        if user is None: first = rep
+    def no_report(*a):   # NVRTC's in-process cache: the same cubin again, its log without ptxas' lines
         cubin, low, log = real(*a)
-        return cubin, low, ''
+        return cubin, low, '\n'.join(l for l in log.splitlines() if not l.startswith('ptxas'))
     monkeypatch.setattr(nc, '_compile_one', no_report)
+    body = AXPY_NV.replace('a * x[i]', 'a * x[i] * 2.f')   # compiled above: its report is kept by the cubin's hash
+    mod, rep = compile_nvrtc_cell('cached_u', body, arch='9.0a', rebuild=True)
+    assert rep.ok and rep.resources == first.resources and 'ptxas info' in rep.log
     mod, rep = compile_nvrtc_cell('cached_t', AXPY_NV.replace('a * x[i]', 'a * x[i] * 9.f'), arch='9.0a')
     assert rep.ok and not rep.resources and any('no resource gate was checked' in n for n in rep.notes)
 
