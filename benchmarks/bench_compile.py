@@ -4,13 +4,15 @@
 Rows: a `%%cuda_kernel` cell with a TVM-FFI binding (the cell includes "tvm_ffi_utils.h" and exports itself), a
 launcher cell (`extern "C"`, the binding generated and compiled by c++), an NVRTC cell (the launcher cell's kernel,
 `--nvrtc`: compiled in the process by NVRTC, launched from Python), and the library modules norm, silu_and_mul
-and scale; norm_vec is the norm module with one kernel TU per vector width (the `vec` layout, nbs/11_norm.ipynb). *Cold*, a module: its first use in a new process on an empty private workspace (no cache entry, no objects).
+and scale; norm is the norm module in its default kernel-TU layout (`balanced`, nbs/11_norm.ipynb), norm_pair the
+same module in the `pair` layout and norm_vec in the `vec` one (one kernel TU per vector width), for A/B on one machine.
+*Cold*, a module: its first use in a new process on an empty private workspace (no cache entry, no objects).
 *Cold*, a cell: a cell whose content the cache has not seen, compiled in a session that has compiled another cell
 before (what the edit loop waits for). *Warm*: a new process asking for the same module again (key, manifest check,
 load; no ninja), or the same cell again in a session. Each cold build also
 reports its translation units' own times (ninja's log), which says where a module's seconds go.
 
-    python benchmarks/bench_compile.py [--repeat 3] [--rows scale,norm] [--out results.txt]
+    python benchmarks/bench_compile.py [--repeat 3] [--rows scale,norm | --rows norm norm_pair] [--out results.txt]
 """
 import argparse, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
@@ -49,7 +51,9 @@ extern "C" cudaError_t axpy(const float* x, float* y, float a, int64_t n, cudaSt
 SPEC = {
     'scale': "from flashinfer_nb.scale import gen_scale_module as g; spec = g()",
     'norm': "from flashinfer_nb.norm import gen_norm_module as g; spec = g()",
-    # the other kernel-TU layout (norm_kernel_tus = vec: one TU per vector width) to compare on this machine
+    # the other kernel-TU layouts (norm_kernel_tus = pair: eleven TUs, a fused and a plain width of one dtype in each;
+    # vec: one TU per vector width) to compare with the default (balanced: fifteen) on this machine
+    'norm_pair': "from flashinfer_nb.norm import gen_norm_module as g; spec = g(layout='pair')",
     'norm_vec': "from flashinfer_nb.norm import gen_norm_module as g; spec = g(layout='vec')",
     'silu_and_mul': "from flashinfer_nb.activation import gen_act_and_mul_module as g; spec = g('silu')",
 }
@@ -122,10 +126,11 @@ def machine() -> str:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--repeat', type=int, default=3, help='cold builds per row (median reported)')
-    ap.add_argument('--rows', default='binding_cell,launcher_cell,nvrtc_cell,scale,norm,norm_vec,silu_and_mul')
+    ap.add_argument('--rows', nargs='+', default=['binding_cell,launcher_cell,nvrtc_cell,scale,norm,norm_pair,norm_vec,silu_and_mul'],
+                    help='rows to time, comma- or space-separated')
     ap.add_argument('--out', default=None, help='also write the table here')
     a = ap.parse_args()
-    rows = a.rows.split(',')
+    rows = [r for arg in a.rows for r in arg.split(',') if r]
     bad = [r for r in rows if r not in ('binding_cell', 'launcher_cell', 'nvrtc_cell', *SPEC)]
     if bad: ap.error(f"unknown rows {bad}")
     lines = [f"# compile times, {time.strftime('%Y-%m-%d %H:%M')}: {machine()}",

@@ -10,7 +10,7 @@ from .jit.core import JitSpec, gen_jit_spec, generated_source
 from .aot import register_aot
 
 # %% auto #0
-__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_KERNEL_LAYOUTS', 'norm_kernel_sources', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'gen_act_and_mul_module', 'get_act_and_mul_module']
+__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_BALANCED_GROUPS', 'NORM_KERNEL_GROUPS', 'NORM_KERNEL_LAYOUTS', 'norm_kernel_units', 'norm_kernel_group_texts', 'norm_kernel_sources', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'gen_act_and_mul_module', 'get_act_and_mul_module']
 
 # %% ../nbs/10_scale.ipynb #c011
 # in flashinfer_nb.op_jit (09a_op_jit), free of torch: the AOT registry (`aot`, `list-modules`) loads without the ops
@@ -64,33 +64,100 @@ def _norm_kernel_units(c_type: str, vecs: tuple, fused: bool) -> dict[str, str]:
     return units
 
 NORM_KERNEL_DIR = CSRC_DIR/'norm_kernels'
-NORM_KERNEL_LAYOUTS = ('pair', 'vec')
+
+def _unit_key(unit: str) -> tuple:
+    "Sort key of a per-width unit (`f16_fused_v8`...) within a TU: dtype, fused before plain, widest first. The widest "
+    "width of an op names the others' `dispatch` as `extern template`, which must come before their instantiation."
+    t, op, v = unit.split('_')
+    return (list(NORM_KERNEL_TYPES).index(t), op != 'fused', -int(v[1:]))
+
+def norm_kernel_units() -> tuple:
+    "The names of the 22 per-width units, one per (dtype, op, vector width): `f16_fused_v8`, ... `f32_plain_v1`."
+    return tuple(sorted((f"{t}_{op}_v{v}" for t, (_, vecs) in NORM_KERNEL_TYPES.items()
+                         for op in ('fused', 'plain') for v in vecs), key=_unit_key))
+
+# The `balanced` layout (issue 16): fifteen kernel TUs, so that with the host TU a 16-core machine builds the module in
+# one wave. Each per-width unit compiled alone on the 2-core CPU machine (benchmarks/explore/tu_times.py, CPU s, median
+# of 2): a unit costs its TU's fixed ~1.0 s (1.2 s with cuda_bf16.h) plus 0.34-1.08 s of its own kernels, so the
+# heaviest (the fused widths v8/v4/v2 but f16's v4, and bf16 plain v2: 1.86-2.13 s) stand alone and the others share a
+# TU two by two, a heavier with a lighter (1.32-1.90 s alone; 1.98-2.29 s together), never bf16 with another dtype.
+NORM_BALANCED_GROUPS = (
+    ('bf16_fused_v8',), ('bf16_fused_v4',), ('bf16_fused_v2',), ('bf16_plain_v2',),
+    ('bf16_plain_v8', 'bf16_plain_v1'), ('bf16_fused_v1', 'bf16_plain_v4'),
+    ('f16_fused_v8',), ('f16_fused_v2',), ('f32_fused_v4',), ('f32_fused_v2',),
+    ('f16_plain_v1', 'f32_plain_v2'), ('f16_fused_v4', 'f32_plain_v1'), ('f32_fused_v1', 'f32_plain_v4'),
+    ('f16_fused_v1', 'f16_plain_v2'), ('f16_plain_v8', 'f16_plain_v4'),
+)
+
+def _pair_groups() -> tuple:
+    "A fused and a plain width of one dtype in each: the fused widths from the widest down, the plain from the narrowest up."
+    return tuple((f"{t}_fused_v{a}", f"{t}_plain_v{b}") for t, (_, vecs) in NORM_KERNEL_TYPES.items()
+                 for a, b in zip(vecs, vecs[::-1]))
+
+# layout -> its kernel TUs, each a group of per-width units (the first is the default)
+NORM_KERNEL_GROUPS = {'balanced': NORM_BALANCED_GROUPS, 'pair': _pair_groups(),
+                      'vec': tuple((u,) for u in norm_kernel_units())}
+NORM_KERNEL_LAYOUTS = tuple(NORM_KERNEL_GROUPS)
+
+def _group_file(group) -> str:
+    "A group's TU file: its units' names, a repeated dtype or op written once (`norm_f16_fused_v8_plain_v1.cu`)."
+    out, prev = [], (None, None)
+    for u in group:
+        t, op, v = u.split('_')
+        out += [t, op] if t != prev[0] else [op] if op != prev[1] else []
+        out.append(v); prev = (t, op)
+    return f"norm_{'_'.join(out)}.cu"
+
+_COUNT = {2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six'}
+
+def norm_kernel_group_texts(groups) -> dict[str, str | None]:
+    """TU file name -> source of each group of per-width units in `groups` (a tuple of tuples of unit names, see
+    `norm_kernel_units`), in order; `None` for a group of one unit, whose TU is the unit's own file. A TU includes
+    its units' files, sorted so an `extern template` comes before the instantiation it names. Refuses (ValueError)
+    groups that would not build the module once: an unknown unit, a unit in two groups, a unit in none, an empty
+    group, or bfloat16 units with others (the others define FLASHINFER_NB_NO_BF16, which keeps cuda_bf16.h out)."""
+    known, seen, out = norm_kernel_units(), {}, {}
+    if isinstance(groups, (str, bytes)) or not all(isinstance(g, (tuple, list)) and not isinstance(g, str) for g in groups):
+        raise ValueError(f"norm kernel groups must be a tuple of tuples of unit names, got {groups!r}")
+    for i, g in enumerate(groups):
+        if not g: raise ValueError(f"norm kernel group {i} is empty")
+        if bad := [u for u in g if u not in known]:
+            raise ValueError(f"norm kernel group {i} {tuple(g)} names unknown units {bad}; the units are {', '.join(known)}")
+        for u in g:
+            if u in seen: raise ValueError(f"norm kernel unit {u!r} is in group {seen[u]} and group {i}: each unit must be in exactly one")
+            seen[u] = i
+        if 1 < len({u.startswith('bf16_') for u in g}):
+            raise ValueError(f"norm kernel group {i} {tuple(g)} mixes bf16 units with others: a bf16 unit needs cuda_bf16.h, "
+                             "which the others keep out (FLASHINFER_NB_NO_BF16)")
+        units = sorted(g, key=_unit_key)
+        out[_group_file(units)] = (None if len(units) == 1 else
+                                   _tu_head(f"{_COUNT.get(len(units), len(units))} of the per-width TUs in one") +
+                                   ''.join(f'#include "norm_{u}.cu"\n' for u in units))
+    if missing := [u for u in known if u not in seen]:
+        raise ValueError(f"norm kernel units {missing} are in no group: each unit must be in exactly one "
+                         "(a missing one is an undefined symbol at link time)")
+    return out
 
 def _norm_kernel_texts() -> dict[str, str]:
-    """File name -> source of every norm kernel TU, both layouts: the per-width TUs (`norm_f16_fused_v8.cu`...) and the
-    pairs that include two of them, a fused and a plain one of one dtype, the fused widths from the widest down with
-    the plain ones from the narrowest up (`norm_f16_fused_v8_plain_v1.cu`...). A fused TU takes ~0.3 s more to compile
-    than a plain one of the same width, so pairing one of each evens the TUs out (two fused widths in one TU were the
-    longest, 4.2-4.6 s of CPU on the 2-core machine, two plain ones 3.0-3.6 s)."""
+    """File name -> source of every norm kernel TU of every layout: the per-width units (`norm_f16_fused_v8.cu`...)
+    and the TUs that include several of them (`norm_f16_fused_v8_plain_v1.cu`...)."""
     out = {}
     for t, (c, vecs) in NORM_KERNEL_TYPES.items():
         for fused in (False, True):
             out.update({f"norm_{t}_{'fused' if fused else 'plain'}_{w}.cu": text
                         for w, text in _norm_kernel_units(c, vecs, fused).items()})
-        for a, b in zip(vecs, vecs[::-1]):
-            out[f"norm_{t}_fused_v{a}_plain_v{b}.cu"] = (
-                _tu_head('two of the per-width TUs in one') +
-                f'#include "norm_{t}_fused_v{a}.cu"\n#include "norm_{t}_plain_v{b}.cu"\n')
+    for groups in NORM_KERNEL_GROUPS.values():
+        out.update({n: t for n, t in norm_kernel_group_texts(groups).items() if t is not None})
     return out
 
-def norm_kernel_sources(layout: str = 'pair') -> list:
-    """The kernel TUs of the norm module in `layout`: 'pair' (eleven, a fused and a plain vector width of one dtype
-    in each) or 'vec' (twenty-two, one per dtype, op and vector width)."""
+def norm_kernel_sources(layout: str = 'balanced') -> list:
+    """The kernel TUs of the norm module in `layout`: 'balanced' (fifteen: the heaviest per-width units alone, the
+    others two by two, `NORM_BALANCED_GROUPS`), 'pair' (eleven, a fused and a plain vector width of one dtype in each)
+    or 'vec' (twenty-two, one per dtype, op and vector width)."""
     if layout not in NORM_KERNEL_LAYOUTS:
         raise ValueError(f"norm kernel layout {layout!r} is not one of {NORM_KERNEL_LAYOUTS} "
                          "(FLASHINFER_NB_NORM_KERNEL_TUS / norm_kernel_tus in settings.ini)")
-    pat = r'norm_\w+_fused_v\d+_plain_v\d+\.cu' if layout == 'pair' else r'norm_[a-z0-9]+_(fused|plain)_v\d+\.cu'
-    return [NORM_KERNEL_DIR/n for n in _norm_kernel_texts() if re.fullmatch(pat, n)]
+    return [NORM_KERNEL_DIR/n for n in norm_kernel_group_texts(NORM_KERNEL_GROUPS[layout])]
 
 def write_norm_kernel_units(dest=None) -> list:
     """(Re)write `csrc/norm_kernels/`: run it when norm.cuh's launcher or vector widths change (a test checks they
@@ -107,10 +174,11 @@ def gen_norm_module(context=None, layout: str | None = None) -> JitSpec:
     """The JIT spec of the norm module (RMSNorm and fused add + RMSNorm, fp16/bf16/fp32, sm_75 and up).
     The host-only launcher and export (`csrc/norm_host.cpp`: `csrc/norm.cpp` and `csrc/norm_jit_binding.cpp` in one
     c++ TU, listed first so that it starts first) and the kernel TUs of `csrc/norm_kernels/` in `layout` (default: the
-    `norm_kernel_tus` setting): 'pair', eleven TUs, or 'vec', twenty-two (`norm_kernel_sources`). A TU per width
-    shortens the longest compile but pays each TU's fixed cost (the CUDA headers through cudafe++, cicc and the host
-    compiler: ~1.4 s of CPU) twice as often, so which layout builds faster depends on the cores. They build side by side."""
-    layout = layout or setting('norm_kernel_tus').strip() or 'pair'
+    `norm_kernel_tus` setting): 'balanced', fifteen TUs (the default), 'pair', eleven, or 'vec', twenty-two
+    (`norm_kernel_sources`). More TUs shorten the longest compile but pay each TU's fixed cost (the CUDA headers
+    through cudafe++, cicc and the host compiler: ~1.0-1.2 s of CPU) more often, so which layout builds faster depends
+    on the cores: 'balanced' fills 16 with the host TU. They build side by side."""
+    layout = layout or setting('norm_kernel_tus').strip() or NORM_KERNEL_LAYOUTS[0]
     return gen_jit_spec('norm', [CSRC_DIR/'norm_host.cpp', *norm_kernel_sources(layout)],
                         supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
 

@@ -300,9 +300,44 @@ def test_norm_bench_routines_registered():
     from flashinfer_nb.norm import _parse_shapes
     with pytest.raises(ValueError, match='ROWSxHIDDEN'): _parse_shapes(['8192by4096'])
 
+def test_norm_kernel_groups():
+    from flashinfer_nb.op_jit import (NORM_KERNEL_GROUPS, NORM_BALANCED_GROUPS, NORM_KERNEL_LAYOUTS, norm_kernel_units,
+                                      norm_kernel_group_texts, norm_kernel_sources)
+    import configparser, re
+    from flashinfer_nb.jit.env import SETTINGS, SETTINGS_FILE
+    ini = configparser.ConfigParser(); ini.read(SETTINGS_FILE)
+    assert NORM_KERNEL_LAYOUTS[0] == SETTINGS['norm_kernel_tus'].default == 'balanced'           # the default
+    assert ini['flashinfer_nb']['norm_kernel_tus'] == 'balanced'
+    units = norm_kernel_units()
+    assert len(units) == 22 and len(set(units)) == 22
+    for layout, groups in NORM_KERNEL_GROUPS.items():   # each unit in exactly one TU of every layout
+        assert sorted(u for g in groups for u in g) == sorted(units), layout
+    # balanced: the heaviest units (the wide fused widths) alone, the cheapest (narrow plain ones) share a TU
+    alone = {g[0] for g in NORM_BALANCED_GROUPS if len(g) == 1}
+    assert {'bf16_fused_v8', 'bf16_fused_v4', 'f16_fused_v8', 'f32_fused_v4'} <= alone
+    assert not {'f32_plain_v1', 'f16_plain_v1', 'bf16_plain_v1'} & alone and max(map(len, NORM_BALANCED_GROUPS)) == 2
+    assert [p.name for p in norm_kernel_sources()] == [p.name for p in norm_kernel_sources('balanced')]
+    # a group of several units includes them, the launcher's (widest) unit first: its extern templates come first
+    texts = norm_kernel_group_texts((('f32_plain_v1', 'f32_plain_v4', 'f32_plain_v2'),) +
+                                    tuple(g for g in NORM_KERNEL_GROUPS['vec'] if not g[0].startswith('f32_plain')))
+    assert re.findall(r'"(\w+)\.cu"', texts['norm_f32_plain_v4_v2_v1.cu']) == ['norm_f32_plain_v4', 'norm_f32_plain_v2', 'norm_f32_plain_v1']
+    assert texts['norm_f16_fused_v8.cu'] is None   # a unit alone is its own file
+    ok = list(NORM_BALANCED_GROUPS)
+    with pytest.raises(ValueError, match=r"unknown units \['f16_fused_v16'\]"):
+        norm_kernel_group_texts(ok + [('f16_fused_v16',)])
+    with pytest.raises(ValueError, match=r"unit 'f32_plain_v1' is in group 11 and group 15: each unit must be in exactly one"):
+        norm_kernel_group_texts(ok + [('f32_plain_v1',)])
+    with pytest.raises(ValueError, match=r"units \['f16_plain_v8', 'f16_plain_v4'\] are in no group"):
+        norm_kernel_group_texts(ok[:-1])
+    with pytest.raises(ValueError, match="mixes bf16 units with others"):
+        norm_kernel_group_texts([g for g in ok if g not in (('bf16_fused_v8',), ('f16_fused_v8',))] + [('bf16_fused_v8', 'f16_fused_v8')])
+    with pytest.raises(ValueError, match="group 15 is empty"): norm_kernel_group_texts(ok + [()])
+    with pytest.raises(ValueError, match="tuple of tuples"): norm_kernel_group_texts(('f16_fused_v8',))
+
 @needs_nvcc
 def test_norm_module_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
+    monkeypatch.delenv('FLASHINFER_NB_NORM_KERNEL_TUS', raising=False)   # the default layout
     from flashinfer_nb.jit.core import scan_includes
     from flashinfer_nb.jit.env import CSRC_DIR, INCLUDE_DIR
     spec = gen_norm_module(context=CompilationContext('9.0a'))
@@ -311,16 +346,19 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
         names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
         if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
         else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
-    assert sum(s.suffix == '.cu' for s in spec.sources) == 11 and spec.sources[0].name == 'norm_host.cpp'
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 15 and spec.sources[0].name == 'norm_host.cpp'   # balanced
     from flashinfer_nb.norm import _norm_kernel_texts, NORM_KERNEL_DIR
     import re
     from flashinfer_nb.op_jit import norm_kernel_sources
-    # the two layouts hold the same instantiations: each pair TU includes two per-width TUs, and every per-width TU
-    # is in exactly one pair TU (so the 'vec' layout links whenever the 'pair' one does)
+    # the layouts hold the same instantiations: a TU of several units includes their per-width TUs, and every
+    # per-width TU is in exactly one TU of each layout (so every layout links whenever the 'vec' one does)
     vec = norm_kernel_sources('vec')
     assert len(vec) == 22 and all(v.suffix == '.cu' and v.stem.rsplit('_', 1)[1].startswith('v') for v in vec)
-    included = [n for p in norm_kernel_sources('pair') for n in re.findall(r'#include "(\w+\.cu)"', p.read_text())]
-    assert sorted(included) == sorted(v.name for v in vec)
+    for layout, n in (('pair', 11), ('balanced', 15)):
+        tus = norm_kernel_sources(layout)
+        included = [i for p in tus for i in (re.findall(r'#include "(\w+\.cu)"', p.read_text()) or [p.name])]
+        assert len(tus) == n and sorted(included) == sorted(v.name for v in vec), layout
+    assert gen_norm_module(context=CompilationContext('9.0a'), layout='pair').sources[1:] == norm_kernel_sources('pair')
     monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'vec')
     assert gen_norm_module(context=CompilationContext('9.0a')).sources[1:] == vec
     monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'quad')

@@ -13,7 +13,7 @@ from .compilation_context import CompilationContext, current_compilation_context
 
 # %% auto #0
 __all__ = ['logger', 'active_builds', 'COMPILER_ENV', 'COMPILER_CACHES', 'write_if_different', 'find_nvcc', 'cuda_include_dir',
-           'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version', 'scan_includes',
+           'find_ninja', 'tool_version', 'nvcc_version', 'host_compiler_version', 'DepScan', 'scan_includes',
            'first_compiler_error', 'build_failure_cause', 'strip_ansi', 'JitCompileError', 'lock_wait_message',
            'file_lock', 'default_jobs', 'job_slot_prefix', 'jit_log', 'jit_log_level', 'diff_parts', 'BuildStatus',
            'flag_include_dirs', 'absolute_include_flags', 'compiler_environment', 'terminate_builds',
@@ -109,19 +109,62 @@ def host_compiler_version() -> str: return tool_version('c++')
 # %% ../../nbs/02_jit_core.ipynb #c012
 _INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
 
-def scan_includes(source: Path, include_dirs: list[Path]) -> dict[Path, bytes]:
+class DepScan:
+    """Dependency paths resolved and files read and hashed once per build. `JitSpec.build` makes one and hands it to
+    the key (`key_parts`), the manifest check and the manifest's dependency list, so a header that every TU of a module
+    includes is read, resolved and hashed once rather than once per TU and again for the manifest. An entry is
+    checked against the file's size, mtime and inode on every use and read again when they changed; and a new
+    `DepScan` is made for every build (and every `key_parts()` without one), so no hash outlives the build that
+    computed it: an edit between two builds always changes the key, even one that keeps size and mtime."""
+    def __init__(self):
+        self._real: dict[str, Path] = {}
+        self._files: dict[Path, tuple] = {}   # path -> (size, mtime, inode), content, sha256 digest, {dirs: includes}
+        self.reads = 0                        # files read (and hashed): tests count them
+
+    def resolve(self, p) -> Path:
+        "`Path(p).resolve()`, once per spelling of the path."
+        s = str(p)
+        if (r := self._real.get(s)) is None: r = self._real[s] = Path(s).resolve()
+        return r
+
+    def _entry(self, f: Path) -> tuple:
+        st = f.stat()   # before the read: a change after it shows as a new signature at the next use
+        sig = (st.st_size, st.st_mtime_ns, st.st_ino)
+        e = self._files.get(f)
+        if e is None or e[0] != sig:
+            data = f.read_bytes(); self.reads += 1
+            e = self._files[f] = (sig, data, hashlib.sha256(data).digest(), {})
+        return e
+
+    def content(self, f: Path) -> bytes: return self._entry(f)[1]
+    def digest(self, f: Path) -> bytes: return self._entry(f)[2]
+    def hexdigest(self, f: Path) -> str: return self._entry(f)[2].hex()
+
+    def includes(self, f: Path, include_dirs: tuple) -> list[Path]:
+        "The resolved files that `f`'s `#include` lines name, found in its own folder (quoted) or `include_dirs`."
+        e = self._entry(f)
+        if (out := e[3].get(include_dirs)) is None:
+            out = e[3][include_dirs] = []
+            for kind, name in _INCLUDE_RE.findall(e[1].decode('utf-8', 'replace')):
+                for d in ((f.parent,) if kind == '"' else ()) + include_dirs:
+                    if (p := Path(d)/name).is_file():
+                        out.append(self.resolve(p)); break
+        return out
+
+    def scan(self, source: Path, include_dirs) -> list[Path]:
+        "`source` and every file it includes, transitively (resolved paths, each once)."
+        dirs, seen, stack = tuple(include_dirs), {}, [self.resolve(source)]
+        while stack:
+            f = stack.pop()
+            if f in seen: continue
+            seen[f] = None
+            stack.extend(self.includes(f, dirs))
+        return list(seen)
+
+def scan_includes(source: Path, include_dirs: list[Path], scan: DepScan | None = None) -> dict[Path, bytes]:
     "`source` and every file it includes, transitively, that resolves in `include_dirs`: path → content."
-    found: dict[Path, bytes] = {}
-    stack = [Path(source).resolve()]
-    while stack:
-        f = stack.pop()
-        if f in found: continue
-        found[f] = data = f.read_bytes()
-        for kind, name in _INCLUDE_RE.findall(data.decode('utf-8', 'replace')):
-            for d in ([f.parent] if kind == '"' else []) + list(include_dirs):
-                if (p := Path(d)/name).is_file():
-                    stack.append(p.resolve()); break
-    return found
+    scan = scan or DepScan()
+    return {f: scan.content(f) for f in scan.scan(source, include_dirs)}
 
 # %% ../../nbs/02_jit_core.ipynb #c015
 _ERROR_RES = [
@@ -586,23 +629,26 @@ class JitSpec:
         return [f"{n}{'' if names.count(n) == 1 else f'_{i}'}.{'cuda' if s.suffix == '.cu' else 'cxx'}.o"
                 for i, (n, s) in enumerate(zip(names, self.sources))]
 
-    def key_parts(self) -> dict:
+    def key_parts(self, scan: DepScan | None = None) -> dict:
         """What the content key covers, readable and location-free: `files` (each source's file and every header it
-        includes, with the first 16 hex digits of its SHA-256), `tu` (each source's key), flags, toolchain, versions, env."""
+        includes, with the first 16 hex digits of its SHA-256), `tu` (each source's key), flags, toolchain, versions, env.
+        `scan`: the build's `DepScan` (default: a new one), which reads and hashes a header shared by TUs once."""
         for s in self.sources:
             if not s.is_file(): raise FileNotFoundError(f"source of module {self.name!r} not found: {s}")
+        scan = scan or DepScan()
         tu_keys, files, jit = [], {}, f"{jit_dir(self.arch_tag)}{os.sep}"
         env = {k: _portable(v, jit) for k, v in compiler_environment().items()}
+        dirs, portable = self.scan_dirs, {}
         for s in self.sources:
             h = hashlib.sha256()
             # in the TU key, which is in the compile command: ninja recompiles when only the environment changed
             if env: h.update(json.dumps(env, sort_keys=True).encode())
             # sorted by the portable name: raw paths sort differently once the install or workspace moves
-            digests = sorted((_portable(str(p), jit), hashlib.sha256(data).digest())
-                             for p, data in scan_includes(s, self.scan_dirs).items())
+            digests = sorted((portable.get(p) or portable.setdefault(p, _portable(str(p), jit)), scan.digest(p))
+                             for p in scan.scan(s, dirs))
             for p, d in digests: h.update(p.encode()); h.update(d)
             tu_keys.append(h.hexdigest()[:20])
-            files[_portable(str(s.resolve()), jit)] = {p: d.hex()[:16] for p, d in digests}
+            files[_portable(str(scan.resolve(s)), jit)] = {p: d.hex()[:16] for p, d in digests}
         material = dict(name=self.name, sources=list(files), tu=tu_keys,
                         **{k: [_portable(f, jit) for f in fl()] for k, fl in
                            (('cflags', self.cflags), ('cuda_cflags', self.cuda_cflags), ('ldflags', self.ldflags))},
@@ -627,8 +673,8 @@ class JitSpec:
     def _manifest_path(self, key: str) -> Path: return self.build_dir/f"{self.name}_{key[:16]}.json"
 
     # ---- freshness ----
-    def _check_manifest(self, key: str) -> str | None:
-        "None if the cached library for `key` is whole and current, else why not."
+    def _check_manifest(self, key: str, scan: DepScan | None = None) -> str | None:
+        "None if the cached library for `key` is whole and current, else why not (`scan`: the build's `DepScan`)."
         try: m = json.loads(self._manifest_path(key).read_text())
         except FileNotFoundError: return 'not built'
         except (OSError, ValueError) as e: return f'unreadable manifest ({e})'
@@ -638,9 +684,10 @@ class JitSpec:
         except FileNotFoundError: return 'library missing'
         _refuse_foreign_library(lib, st)
         if st.st_size != m.get('so_size') or _sha256_file(lib) != m.get('so_sha256'): return 'library corrupt'
+        scan = scan or DepScan()
         for dep, digest in m.get('deps', {}).items():
             try:
-                if _sha256_file(Path(dep)) != digest: return f'dependency {dep} changed'
+                if scan.hexdigest(Path(dep)) != digest: return f'dependency {dep} changed'
             except FileNotFoundError: return f'dependency {dep} missing'
         _verified[str(lib)] = (st.st_ino, st.st_size, st.st_mtime_ns)
         return None
@@ -714,26 +761,30 @@ class JitSpec:
         if rc != 0: raise JitCompileError(self.name, log, log_path)
         return log
 
-    def _tracked_deps(self) -> dict[str, str]:
-        "Project files nvcc reported as dependencies (from ninja's deps log), with their hashes."
+    def _tracked_deps(self, scan: DepScan | None = None) -> dict[str, str]:
+        """Project files nvcc reported as dependencies (from ninja's deps log), with their hashes. Every TU lists the
+        CUDA headers again (2,400 lines, 300 paths for norm): each path is resolved once and each project file
+        hashed once — by the key already, when `scan` is the build's `DepScan`."""
+        scan = scan or DepScan()
         out = subprocess.run([str(find_ninja()), '-C', str(self.build_dir), '-t', 'deps'],
                              capture_output=True, text=True).stdout
         # the sources' own folders too: a quoted include resolves next to the file that includes it
-        roots = [str(d.resolve()) + os.sep for d in {*self.scan_dirs, *(s.resolve().parent for s in self.sources)}]
+        roots = tuple(str(scan.resolve(d)) + os.sep
+                      for d in {*self.scan_dirs, *(scan.resolve(s).parent for s in self.sources)})
+        paths = dict.fromkeys(p for line in out.splitlines() if line.startswith((' ', '\t')) and (p := line.strip()))
         deps = {}
-        for line in out.splitlines():
-            p = line.strip()
-            if line.startswith((' ', '\t')) and p and any(str(Path(p).resolve()).startswith(r) for r in roots):
-                rp = Path(p).resolve()
-                if rp.is_file(): deps[str(rp)] = _sha256_file(rp)
+        for p in paths:
+            rp = scan.resolve(p)
+            if str(rp).startswith(roots) and rp.is_file(): deps[str(rp)] = scan.hexdigest(rp)
         return deps
 
     def build(self, verbose: bool | None = None) -> Path:
         "Build the module if its cached library is missing or stale; return the library path."
-        parts = self.key_parts()
+        scan = DepScan()   # this build's: paths resolved and files hashed once, for the key and the manifest
+        parts = self.key_parts(scan)
         key, tu_keys = self.key_of(parts), parts['tu']
         check_private_dirs(self.build_dir)
-        if self._check_manifest(key) is None:
+        if self._check_manifest(key, scan) is None:
             jit_log(2, f"{self.name} ({self.arch_tag}): from the JIT cache, key {key[:16]}")
             return self.library_path(key)
         from flashinfer_nb.jit.prebuilt import find_prebuilt  # a matching pre-built (AOT) module comes before compiling
@@ -749,7 +800,7 @@ class JitSpec:
         effective_launcher()     # fails here, by name, for a launcher that is not there
         ensure_private_dir(self.build_dir)
         with file_lock(self.build_dir/'.lock', self.name) as lock_fd:
-            if (why := self._check_manifest(key)) is None: return self.library_path(key)  # built while we waited
+            if (why := self._check_manifest(key, scan)) is None: return self.library_path(key)  # built while we waited
             changed = diff_parts(self.last_build_parts(exclude=key), parts)
             jit_log(1, f"building {self.name} for {self.arch_tag} ({why}"
                        f"{'; since the last build: ' + '; '.join(changed[:4]) + (' ...' if len(changed) > 4 else '') if changed else ''})")
@@ -762,7 +813,7 @@ class JitSpec:
             os.replace(self.build_dir/f"{self.name}.partial.so", lib)
             os.chmod(lib, 0o755)
             manifest = dict(key=key, name=self.name, library=lib.name, so_size=lib.stat().st_size,
-                            so_sha256=_sha256_file(lib), deps=self._tracked_deps(), arch_flags=self.arch_flags,
+                            so_sha256=_sha256_file(lib), deps=self._tracked_deps(scan), arch_flags=self.arch_flags,
                             nvcc=nvcc_version(), version=package_version(), built_at=time.time(),
                             build_seconds=round(time.perf_counter() - t0, 3), parts=parts)
             write_if_different(self._manifest_path(key), json.dumps(manifest, indent=1))

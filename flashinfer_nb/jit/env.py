@@ -53,7 +53,7 @@ SETTINGS = {s.key: s for s in [
     Setting('nvcc_launcher', 'FLASHINFER_NB_NVCC_LAUNCHER', '', 'command put before nvcc, e.g. ccache or sccache'),
     Setting('nvcc_threads', 'FLASHINFER_NB_NVCC_THREADS', '1', 'nvcc --threads: parallel arch passes inside one compile'),
     Setting('max_jobs', 'MAX_JOBS', '', 'parallel ninja jobs; empty = from free memory and cores'),
-    Setting('norm_kernel_tus', 'FLASHINFER_NB_NORM_KERNEL_TUS', 'pair', 'norm module kernel TUs: pair (eleven, a fused and a plain vector width of one dtype in each) or vec (twenty-two, one per vector width)'),
+    Setting('norm_kernel_tus', 'FLASHINFER_NB_NORM_KERNEL_TUS', 'balanced', 'norm module kernel TUs: balanced (fifteen: the heaviest vector widths alone, the others two by two; with the host TU one wave on 16 cores), pair (eleven, a fused and a plain vector width of one dtype in each) or vec (twenty-two, one per vector width)'),
     Setting('disable_jit', 'FLASHINFER_NB_DISABLE_JIT', '0', 'never compile: a module not in the cache is an error'),
     Setting('aot_dir', 'FLASHINFER_NB_AOT_DIR', '', 'pre-built (AOT) modules to load before compiling; the package data aot/ is searched too'),
     Setting('loglevel', 'FLASHINFER_NB_LOGLEVEL', '0', 'API logging: 0 off, 1 names, 3 inputs/outputs, 5 + tensor statistics (read at import)'),
