@@ -230,6 +230,19 @@ def test_act_every_launch_choice_is_exact(hint):
     with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 83)
 
 @pytest.mark.cuda
+def test_act_rows_past_one_grid_dimension():
+    "Rows go on grid.y (<= 65535) and grid.z: row 65535 starts the second slab, whose last blocks have no row."
+    import flashinfer_nb.activation as A
+    m = A.get_act_and_mul_module('silu')
+    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21)]:  # hint 21: 2 blocks a row
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.float16)
+        o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=torch.float16)   # a row past the end stays NaN
+        if hint: m.silu_and_mul_hint(o[:rows], x, False, hint)
+        else: A.silu_and_mul(x, out=o[:rows])
+        torch.testing.assert_close(o[:rows], A.silu_and_mul_reference(x), rtol=1e-3, atol=1e-3)
+        assert o[rows].isnan().all()
+
+@pytest.mark.cuda
 def test_act_runs_tuned_entries(tmp_path, monkeypatch):
     import importlib
     A, T = importlib.import_module('flashinfer_nb.activation'), importlib.import_module('flashinfer_nb.tune')

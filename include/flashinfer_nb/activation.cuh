@@ -16,12 +16,15 @@ namespace act_detail {
 
 constexpr int kThreads = 256;
 
-// Grid: one block per (row, chunk of blockDim * kPer vectors along the row), numbered row-major on grid.x, so
-// the blocks in flight at once read neighbouring memory. With x = rows and y = chunks, the scheduler's order (x
-// fastest) spread them over rows 2d elements apart: 1-4 % slower at 8192 rows on the H200 (172.7 vs 168.7 us at
-// 8192 x 14336 bf16, 183.6 vs 176.9 at 8192 x 14340). Streaming stores (st.global.cs) on top changed nothing
-// beyond noise, and would push the output out of L2 before the next kernel reads it. grid.x holds 2^31 - 1
-// blocks: past decode batches a full block writes 4 KB, so that is terabytes of output.
+// Grid: one block per (row, chunk of blockDim * kPer vectors along the row): chunk on grid.x, row on grid.y (and
+// grid.z past 65535 rows), so the scheduler's order (x fastest) is row-major and the blocks in flight at once read
+// neighbouring memory. (Until session 28 a flat grid.x, the row found by dividing blockIdx.x by the row's block
+// count: a 32-bit integer division is ~20 dependent instructions ahead of the first load, 51 instructions before the
+// first LDG vs 22 without; at decode that chain is the kernel (0.13-0.17 us of 5-6 us on the H100,
+// benchmarks/results/NVIDIA_H100_silu_decode_mapping_s28.txt). The other way round, x = rows and y = chunks, the
+// scheduler's order spread the blocks in flight over rows 2d elements apart: 1-4 % slower at 8192 rows on the H200
+// (172.7 vs 168.7 us at 8192 x 14336 bf16, 183.6 vs 176.9 at 8192 x 14340). Streaming stores (st.global.cs) on top
+// changed nothing beyond noise, and would push the output out of L2 before the next kernel reads it.
 // Every thread moves kPer vectors of a, of b and of out (strided by the block, so a warp's accesses stay
 // coalesced), kPer * kVec * sizeof(T) = 16 bytes of each: a narrow vector (a d that is not a multiple of 16
 // bytes) keeps as many bytes in flight per thread as the 16-byte one. One 4-byte vector per thread took 1.24x
@@ -31,16 +34,17 @@ constexpr int kThreads = 256;
 template <typename T, typename Act, int kVec, int kPer>
 __global__ void __launch_bounds__(kThreads)
     ActAndMulKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
-                    int d, int row_blocks) {
+                    int d, int64_t rows) {
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
-  const unsigned r = blockIdx.x / row_blocks;
-  const int chunk = static_cast<int>(blockIdx.x - r * row_blocks);
-  const T* row = in + static_cast<int64_t>(r) * in_stride;
+  const int64_t r = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+  if (r >= rows) return;  // only in the last grid.z slab of a grid of more than 65535 rows
+  const int chunk = static_cast<int>(blockIdx.x);
+  const T* row = in + r * in_stride;
   const V* pa = reinterpret_cast<const V*>(row);
   const V* pb = reinterpret_cast<const V*>(row + d);
-  V* po = reinterpret_cast<V*>(out + static_cast<int64_t>(r) * out_stride);
-  const int span = row_blocks * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
+  V* po = reinterpret_cast<V*>(out + r * out_stride);
+  const int span = gridDim.x * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
   pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
   // One pass, except where the launcher folded a near-empty last block into the row's others: then the first
   // threads take the few vectors left in a second pass.
@@ -78,7 +82,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
                               bool pdl, int hint, cudaStream_t stream) {
   using namespace act_detail;
   if (rows <= 0 || d <= 0) return cudaSuccess;
-  if (rows > 0x7fffffff) return cudaErrorInvalidValue;
+  if (rows > 0x7fffffff) return cudaErrorInvalidValue;  // the bindings' limit (grid.y x grid.z holds 65535^2)
   constexpr int kMaxVec = 16 / sizeof(T);
   auto fits = [&](int vec) {
     const int bytes = vec * static_cast<int>(sizeof(T));
@@ -110,16 +114,16 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
     threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
   }
-  if (rows * blocks > 0x7fffffff) return cudaErrorInvalidValue;
-  const dim3 grid(static_cast<unsigned>(rows * blocks));
-  const int row_blocks = static_cast<int>(blocks);
+  // rows on grid.y (<= 65535) and grid.z; blocks past the last row (a partial last slab) return at once
+  const int64_t gy = std::min<int64_t>(rows, 65535), gz = ceil_div(rows, gy);
+  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
-                           out_stride, d, row_blocks);
+                           out_stride, d, rows);
     return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
-                         in_stride, out, out_stride, d, row_blocks);
+                         in_stride, out, out_stride, d, rows);
   };
   if (vec == kMaxVec) return go(std::integral_constant<int, kMaxVec>{});
   if (vec == kMaxVec / 2) return go(std::integral_constant<int, (kMaxVec / 2 > 0 ? kMaxVec / 2 : 1)>{});

@@ -75,15 +75,13 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
     if (live && i < nvec) {
+      // One guarded block for every load of the vector, so they issue back to back. With the early weight in a loop
+      // of its own (until session 28), nvcc put the weight's load first in bf16 and converted it before the branch
+      // to the row's load: two dependent DRAM round trips (rmsnorm 8 x 1536 bf16: 2.37 us kernel time early vs 1.98
+      // late, while fp16 early was 1.95), so the rule's early weight lost to the late one at bf16 decode shapes.
       xv[k] = in[i];
       if constexpr (kFused) rv[k] = res[i];
-    }
-  }
-  if constexpr (kWeight == kEarly) {
-#pragma unroll
-    for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group;
-      if (live && i < nvec) wv[k] = w[i];
+      if constexpr (kWeight == kEarly) wv[k] = w[i];
     }
   }
   // PDL: the loads are in flight; the next kernel's blocks may now be scheduled (they wait in their pdl_wait()
@@ -93,7 +91,8 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   // The row stays in registers as loaded (kVec elements of T per vector, half the registers of fp32
   // copies): converting again for the output costs an ALU op, while fewer registers mean more resident
   // warps and so more loads in flight.
-  float ss = 0.f;
+  // Two partial sums (even and odd elements): a chain of kVec / 2 dependent FMAs after the load lands, not kVec.
+  float ss = 0.f, ss_odd = 0.f;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
@@ -106,28 +105,35 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
         const float v = to_float(xv[k].data[j]);
-        ss += v * v;
+        if (j % 2 == 0) ss += v * v; else ss_odd += v * v;
       }
     }
   }
+  ss += ss_odd;
 
   // Sum of squares over the group: shuffles within each warp (xor offsets stay inside an aligned
-  // group of kGroup lanes); for a block-wide group, each warp then reduces the per-warp partials
-  // with shuffles again (one barrier, no serial walk over shared memory).
+  // group of kGroup lanes); for a block-wide group, one barrier, then every thread adds all 16 slots of the
+  // per-warp partials itself (four 16-byte shared-memory reads issued together, a tree of adds; the slots of
+  // warps the block does not have are zeroed before the barrier by threads of warp 0). A second round of five
+  // dependent shuffles took ~150 cycles of the decode chain. Every thread adds in the same order: one rstd a row.
   constexpr int kWarpSpan = kGroup > 0 ? kGroup : 32;
 #pragma unroll
   for (int o = kWarpSpan / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
   if constexpr (kGroup == 0) {
-    __shared__ float partial[32];
-    const int warp = threadIdx.x / 32, lane32 = threadIdx.x % 32;
-    if (lane32 == 0) partial[warp] = ss;
+    constexpr int kSlots = kMaxBlock / 32;
+    static_assert(kSlots == 16, "four float4 reads below");
+    __shared__ __align__(16) float partial[kSlots];
+    const int nwarps = blockDim.x / 32;
+    if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = ss;
+    else if (threadIdx.x >= nwarps && threadIdx.x < kSlots) partial[threadIdx.x] = 0.f;
     __syncthreads();
-    ss = lane32 < static_cast<int>(blockDim.x / 32) ? partial[lane32] : 0.f;
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    const float4* q = reinterpret_cast<const float4*>(partial);
+    const float4 a = q[0], b = q[1], c = q[2], e = q[3];
+    ss = (((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w))) +
+         (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
   }
   if (!live) return;
-  const float rstd = rsqrtf(ss / static_cast<float>(p.d) + p.eps);
+  const float rstd = rsqrtf(ss * p.inv_d + p.eps);
   if constexpr (kWeight == kBatched) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
@@ -165,10 +171,14 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // Decode batches (rows <= 2 x the SM count: one or two blocks per SM, the grid never refills) are
 // latency-bound, not bandwidth-bound: what counts is the serial chain of one block (loads in flight ->
 // reduction -> weight -> stores). There the fewest vectors per thread (the most threads per row, up to
-// 512) wins, and for rows of 8 KB and more the weight is loaded with the row instead of after the
-// reduction (one L2 round trip less; the fused kernel only while it holds <= 2 vectors of each operand or
-// runs on at most half the SMs: at 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
-// 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24).
+// 512) wins, and the weight is loaded with the row instead of after the reduction (one L2 round trip
+// less; the fused kernel only while it holds <= 2 vectors of each operand or runs on at most half the SMs: at
+// 256 x 16384 the extra registers cost more than they save). Measured on an H200 (nbs/11_norm.ipynb):
+// 1 x 4096 bf16 4.96 -> 4.13 us, 1 x 16384 5.63 -> 4.99 us (FlashInfer 0.7.2: 4.66, 6.24). Until session 28 only
+// rows of 8 KB and more took the early weight: below, bf16's early kernel issued its two loads one after the other
+// (see the load loop), so it lost to the late one. Fixed, early wins at 1536 and 2048 too (H100, CUPTI kernel time,
+// rmsnorm bf16 8 / 32 / 128 x 1536: late 1.98 / 2.11 / 2.43 us, early 1.92 / 2.02 / 2.34; FlashInfer 2.30 / 2.27 /
+// 2.53; benchmarks/results/NVIDIA_H100_decode_kernel_times_s28.txt).
 // Where a decode launch keeps the weight late with 4 or more vectors per thread (the fused kernel with more
 // rows than SMs), it reads them batched: one L2 round trip instead of kVPT in a row.
 template <typename T, int kVec, bool kFused>
@@ -209,7 +219,7 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
   // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
   // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
-  const bool early = decode && static_cast<int64_t>(p.d) * sizeof(T) >= 8192 && (!kFused || vpt <= 2 || p.rows <= sms);
+  const bool early = decode && (!kFused || vpt <= 2 || p.rows <= sms);
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
@@ -246,6 +256,7 @@ template <typename T, bool kFused>
 cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream) {
   using namespace norm_detail;
   if (p.rows <= 0 || p.d <= 0) return cudaSuccess;
+  p.inv_d = 1.0f / static_cast<float>(p.d);
   auto fits = [&](int vec) {
     const int bytes = vec * static_cast<int>(sizeof(T));
     return p.d % vec == 0 && p.in_stride % vec == 0 && p.out_stride % vec == 0 &&

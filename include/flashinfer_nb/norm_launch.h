@@ -19,6 +19,7 @@ struct NormParams {
   int64_t rows;
   int d;
   float eps, weight_bias;
+  float inv_d;  // 1 / d, set by RMSNormLauncher: the mean of squares is a multiply, not an IEEE divide, on the chain
   bool pdl;  // programmatic dependent launch (sm_90+ only: the binding checks the device)
 };
 
