@@ -65,6 +65,20 @@ extern "C" cudaError_t copy2(const float* a, const float* b, float* c, float* d,
   return cudaGetLastError();
 }
 
+// The same-run copy ceiling of a gated-activation case: read both halves of each row, write one (2d in, d out), 16-byte
+// vectors, a row's chunks on grid.x and the row on grid.y (as the op's own launch).
+__global__ void copy_gated_kernel(const uint4* __restrict__ in, uint4* __restrict__ out, int64_t nv) {
+  const int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, r = blockIdx.y;
+  if (j < nv) { const uint4 u = in[r * 2 * nv + j], v = in[r * 2 * nv + nv + j];
+                out[r * nv + j] = make_uint4(u.x ^ v.x, u.y ^ v.y, u.z ^ v.z, u.w ^ v.w); }
+}
+
+extern "C" cudaError_t copy_gated(const float* in, float* out, int64_t nv, int64_t rows, cudaStream_t stream) {
+  copy_gated_kernel<<<dim3((nv + 255) / 256, rows), 256, 0, stream>>>(reinterpret_cast<const uint4*>(in),
+                                                                      reinterpret_cast<uint4*>(out), nv);
+  return cudaGetLastError();
+}
+
 // the floor of a latency-bound case: one launch of a kernel that does nothing, timed like the ops
 __global__ void empty_kernel(float* p) {}
 
@@ -84,6 +98,16 @@ def copy_ceiling_fn(mod, x, r=None):
     else: a, b = x.reshape(-1).view(torch.float32), r.reshape(-1).view(torch.float32)
     c, d = torch.empty_like(a), torch.empty_like(b)
     return lambda: mod.copy2(a, b, c, d, a.numel() // 4)
+
+
+def copy_gated_fn(mod, x, o):
+    """A call of the copy kernel reading `x`'s rows (2d wide) and writing `o`'s (d wide) into new buffers, or None when a
+    half row is not whole 16-byte vectors or there are more rows than one grid dimension holds."""
+    rows, d2 = x.shape
+    half = d2 // 2 * x.element_size()
+    if half % 16 or rows > 65535: return None
+    src, dst = x.reshape(-1).view(torch.float32).clone(), torch.empty_like(o).reshape(-1).view(torch.float32)
+    return lambda: mod.copy_gated(src, dst, half // 16, rows)
 
 
 def time_one(fn, flush, n):
@@ -238,10 +262,11 @@ def main():
         for d in inter:
             for rows in rows_list:
                 x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
-                cases.append((f"silu_and_mul {rows}x{d} {dt}", {
-                    'ours': lambda x=x, o=o: silu_and_mul(x, out=o, enable_pdl=False, skip_check=True),
-                    'flashinfer': lambda x=x, o=o: fi_act.silu_and_mul(o, x, False),
-                    'torch': lambda x=x, d=d: F.silu(x[:, :d]) * x[:, d:]}))
+                act = {'ours': lambda x=x, o=o: silu_and_mul(x, out=o, enable_pdl=False, skip_check=True),
+                       'flashinfer': lambda x=x, o=o: fi_act.silu_and_mul(o, x, False),
+                       'torch': lambda x=x, d=d: F.silu(x[:, :d]) * x[:, d:]}
+                if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
+                cases.append((f"silu_and_mul {rows}x{d} {dt}", act))
     if cases:   # the floor of every latency-bound row: an empty kernel, timed the same way, before and after the table
         dummy = torch.empty(1, device='cuda')
         cases = [('empty kernel (floor)', {'ours': lambda: copy_mod.empty(dummy)})] + cases + \
@@ -255,7 +280,8 @@ def main():
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved "
                   "rounds; PDL off for both",
                   "copy %: a 16-byte copy kernel moving the op's bytes (rmsnorm: x in, out; fused_add_rmsnorm: x and residual in, "
-                  "both out), timed in the same rounds, as a share of ours (100 = at the same-run copy ceiling)",
+                  "both out; silu_and_mul: both halves in, one row out), timed in the same rounds, as a share of ours (100 = at "
+                  "the same-run copy ceiling)",
                   f"floor: an empty kernel timed the same way, {floor:.2f} us (the lower of the first and last rows); "
                   "over floor: FI's time above it / ours above it (the kernels' own share, launch and events taken out)",
                   f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7} {'over floor':>10}"]
