@@ -1,0 +1,143 @@
+// Issue 19, session 28 (written for the next GPU session; not yet run): is silu_and_mul at 128-256 rows x 4096 bound by
+// its arithmetic after the loads land? A copy kernel moving the same bytes with the same grid is ~0.5 us faster than
+// ours and FlashInfer's there (benchmarks/results/NVIDIA_H100_issue19_silu_copy_s28.txt), and each thread's 8 elements
+// cost 8 MUFU.EX2 + 8 MUFU.RCP plus the IEEE divide's fix-ups. The library's decode mapping (a row's chunks on grid.x,
+// the row on grid.y, 256 threads, one 16-byte vector of a, b and out a thread) with five bodies:
+//   ieee    x / (1 + __expf(-x))                      (the library's SiLU: 2 MUFU an element + divide fix-ups)
+//   fastdiv __fdividef(x, 1 + __expf(-x))             (2 MUFU, no fix-ups; FlashInfer's -use_fast_math does this)
+//   tanh    x * (0.5 + 0.5 * tanh.approx(x / 2))      (1 MUFU; tanh.approx.f32's error is ~2^-11 relative)
+//   copy    a ^ b                                     (no arithmetic: the floor of the mapping)
+// CUDA events around one launch, 256 MB L2 flush before each, median and 10 %-trimmed mean of 200, 3 interleaved
+// rounds; each body's output against the host's double-precision SiLU rounded to the dtype: the largest error in
+// units of the dtype's last place and how many elements are off by more than one.
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/m benchmarks/explore/silu_decode_math.cu && /tmp/m
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+template <typename T> struct Pair;
+template <> struct Pair<__nv_bfloat16> {
+  using P = __nv_bfloat162;
+  static __device__ float2 f2(P p) { return __bfloat1622float2(p); }
+  static __device__ P mk(float a, float b) { return __floats2bfloat162_rn(a, b); }
+  static float host(unsigned short u) { unsigned v = unsigned(u) << 16; float f; memcpy(&f, &v, 4); return f; }
+  static int mant() { return 7; }
+  static int minexp() { return -126; }
+};
+template <> struct Pair<__half> {
+  using P = __half2;
+  static __device__ float2 f2(P p) { return __half22float2(p); }
+  static __device__ P mk(float a, float b) { return __floats2half2_rn(a, b); }
+  static float host(unsigned short u) { return __half2float(*reinterpret_cast<__half*>(&u)); }
+  static int mant() { return 10; }
+  static int minexp() { return -14; }
+};
+template <typename T> struct __align__(16) V8 { typename Pair<T>::P h[4]; };
+
+__device__ __forceinline__ float tanh_approx(float x) { float y; asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+template <int kBody> __device__ __forceinline__ float silu(float x) {
+  if constexpr (kBody == 0) return x / (1.0f + __expf(-x));
+  if constexpr (kBody == 1) return __fdividef(x, 1.0f + __expf(-x));
+  return x * fmaf(0.5f, tanh_approx(0.5f * x), 0.5f);
+}
+template <typename T, int kBody>
+__device__ __forceinline__ V8<T> op(V8<T> a, V8<T> b) {
+  V8<T> o;
+  if constexpr (kBody == 3) {
+    const uint4 u = *reinterpret_cast<uint4*>(&a), v = *reinterpret_cast<uint4*>(&b);
+    const uint4 w = make_uint4(u.x ^ v.x, u.y ^ v.y, u.z ^ v.z, u.w ^ v.w);
+    return *reinterpret_cast<const V8<T>*>(&w);
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      float2 fa = Pair<T>::f2(a.h[j]), fb = Pair<T>::f2(b.h[j]);
+      o.h[j] = Pair<T>::mk(silu<kBody>(fa.x) * fb.x, silu<kBody>(fa.y) * fb.y);
+    }
+  }
+  return o;
+}
+template <typename T, int kBody>
+__global__ void __launch_bounds__(256) act(const V8<T>* __restrict__ in, V8<T>* __restrict__ out, int nvec) {
+  const int r = blockIdx.y, i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nvec) return;
+  const V8<T>* a = in + (size_t)r * 2 * nvec;
+  out[(size_t)r * nvec + i] = op<T, kBody>(a[i], a[nvec + i]);
+}
+
+template <typename T>
+void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1) {
+  const int nvec = D / 8;
+  V8<T>*in, *out;
+  cudaMalloc(&in, (size_t)R * 2 * D * 2); cudaMalloc(&out, (size_t)R * D * 2);
+  std::vector<unsigned short> h((size_t)R * 2 * D);
+  unsigned s = 12345;
+  for (auto& v : h) {  // values spread over about [-8, 8] (a gate's range), in either 16-bit format
+    s = s * 1664525u + 1013904223u;
+    const float f = ((s >> 8) * (1.0f / 16777216.0f) - 0.5f) * 16.0f;
+    if (Pair<T>::mant() == 7) { unsigned u; memcpy(&u, &f, 4); v = (unsigned short)((u + 0x8000u) >> 16); }
+    else { __half hh = __float2half(f); v = *reinterpret_cast<unsigned short*>(&hh); }
+  }
+  cudaMemcpy(in, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
+  const dim3 grid((nvec + 255) / 256, R);
+  std::vector<std::pair<std::string, std::function<void()>>> vs = {
+      {"ieee", [=] { act<T, 0><<<grid, 256>>>(in, out, nvec); }},
+      {"fastdiv", [=] { act<T, 1><<<grid, 256>>>(in, out, nvec); }},
+      {"tanh", [=] { act<T, 2><<<grid, 256>>>(in, out, nvec); }},
+      {"copy", [=] { act<T, 3><<<grid, 256>>>(in, out, nvec); }}};
+  const int N = 200;
+  std::vector<std::vector<float>> med(vs.size()), mean(vs.size());
+  std::vector<std::string> err(vs.size());
+  for (int round = 0; round < 3; ++round)
+    for (size_t v = 0; v < vs.size(); ++v) {
+      std::vector<float> t;
+      for (int it = 0; it < N; ++it) {
+        cudaMemsetAsync(flush, it, 256 << 20);
+        cudaEventRecord(e0); vs[v].second(); cudaEventRecord(e1); cudaEventSynchronize(e1);
+        float ms; cudaEventElapsedTime(&ms, e0, e1); t.push_back(ms * 1000);
+      }
+      std::sort(t.begin(), t.end());
+      med[v].push_back(t[N / 2]);
+      double sum = 0; for (int k = N / 10; k < N - N / 10; ++k) sum += t[k];
+      mean[v].push_back(sum / (N - 2 * (N / 10)));
+      if (round == 0 && v < 3) {  // against the host's double-precision SiLU, rounded once to the dtype
+        std::vector<unsigned short> o((size_t)R * D);
+        cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
+        double worst = 0; long off = 0;
+        for (int r = 0; r < R; ++r)
+          for (int j = 0; j < D; ++j) {
+            const double x = Pair<T>::host(h[(size_t)r * 2 * D + j]), y = Pair<T>::host(h[(size_t)r * 2 * D + D + j]);
+            const double want = x / (1 + std::exp(-x)) * y, got = Pair<T>::host(o[(size_t)r * D + j]);
+            const double ulp = std::ldexp(1.0, std::max(std::ilogb(std::max(std::fabs(want), 1e-30)), Pair<T>::minexp()) - Pair<T>::mant());
+            const double e = std::fabs(got - want) / ulp;
+            worst = std::max(worst, e); off += e > 1.0;
+          }
+        char buf[96]; snprintf(buf, sizeof buf, "max err %.2f ulp, %ld of %ld elements > 1 ulp", worst, off, (long)R * D);
+        err[v] = buf;
+      }
+    }
+  printf("%dx%d %s\n", R, D, tname);
+  for (size_t v = 0; v < vs.size(); ++v) {
+    std::sort(med[v].begin(), med[v].end()); std::sort(mean[v].begin(), mean[v].end());
+    printf("  %-8s median %6.2f us  trimmed mean %6.3f us (rounds %.3f %.3f %.3f)  %s\n", vs[v].first.c_str(),
+           med[v][1], mean[v][1], mean[v][0], mean[v][1], mean[v][2], err[v].c_str());
+  }
+  cudaFree(in); cudaFree(out);
+}
+
+int main() {
+  char* flush; cudaMalloc(&flush, 256 << 20);
+  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+  cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+  for (int D : {4096, 14336})
+    for (int R : {8, 32, 128, 256, 2048}) {
+      run<__half>("fp16", R, D, flush, e0, e1);
+      run<__nv_bfloat16>("bf16", R, D, flush, e0, e1);
+    }
+  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
+}
