@@ -122,16 +122,34 @@ def time_one(fn, flush, n):
     return statistics.median(ts)
 
 
-def compare(cases, flush, n, rounds):
-    "cases: [(label, {backend: fn})]; returns [(label, {backend: median over rounds of medians})]."
+UNSTABLE = 1.25      # a backend whose slowest round median is this much above its fastest: the pass was unsteady
+EXTRA_PASSES = 2     # at most this many more passes of `rounds` rounds after an unsteady one
+
+
+def unsteady(per: dict) -> list:
+    "The backends whose round medians spread by more than UNSTABLE (slowest / fastest)."
+    return [b for b, v in per.items() if min(v) > 0 and max(v) / min(v) > UNSTABLE]
+
+
+def compare(cases, flush, n, rounds, timer=None):
+    """cases: [(label, {backend: fn})]; returns [(label, {backend: median over rounds of medians})]. A pass whose rounds
+    disagree (a transient: another process, a clock change; once a copy kernel at 7x its time in every sample of one
+    round) is followed by another, up to EXTRA_PASSES more; every round is kept and the median taken over all of them,
+    so one bad round among several good ones does not decide. A case with no steady pass is marked '~'."""
+    timer = timer or time_one
     out = []
     for label, fns in cases:
         for f in fns.values(): f()                        # warm-up (and module loads)
         torch.cuda.synchronize()
         per = {b: [] for b in fns}
-        for _ in range(rounds):
-            for b, f in fns.items(): per[b].append(time_one(f, flush, n))
-        out.append((label, {b: statistics.median(v) for b, v in per.items()}))
+        steady = False
+        for _ in range(EXTRA_PASSES + 1):
+            for _ in range(rounds):
+                for b, f in fns.items(): per[b].append(timer(f, flush, n))
+            if not unsteady({b: v[-rounds:] for b, v in per.items()}):
+                steady = True
+                break
+        out.append((label + ('' if steady else ' ~'), {b: statistics.median(v) for b, v in per.items()}))
     return out
 
 
@@ -284,6 +302,8 @@ def main():
                   "the same-run copy ceiling)",
                   f"floor: an empty kernel timed the same way, {floor:.2f} us (the lower of the first and last rows); "
                   "over floor: FI's time above it / ours above it (the kernels' own share, launch and events taken out)",
+                  f"a pass whose round medians spread by more than {UNSTABLE:.2f}x is followed by another (up to {EXTRA_PASSES} "
+                  "more; the median over all rounds); '~': no steady pass",
                   f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7} {'over floor':>10}"]
     for label, t in res:
         if 'flashinfer' not in t:
