@@ -5,27 +5,7 @@
 // bench_vs_flashinfer (CUDA events around one launch, 256 MB L2 flush before each) with more samples (the
 // differences are ~0.1 us): median and 10 %-trimmed mean of 200, 3 interleaved rounds; outputs compared bit for bit.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/v benchmarks/explore/silu_decode_mapping.cu && /tmp/v
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <algorithm>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <string>
-#include <vector>
-
-template <typename T> struct Pair;
-template <> struct Pair<__nv_bfloat16> {
-  using P = __nv_bfloat162;
-  static __device__ float2 f2(P p) { return __bfloat1622float2(p); }
-  static __device__ P mk(float a, float b) { return __floats2bfloat162_rn(a, b); }
-};
-template <> struct Pair<__half> {
-  using P = __half2;
-  static __device__ float2 f2(P p) { return __half22float2(p); }
-  static __device__ P mk(float a, float b) { return __floats2half2_rn(a, b); }
-};
-template <typename T> struct __align__(16) V8 { typename Pair<T>::P h[4]; };
+#include "silu_explore.cuh"
 
 __device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
 template <typename T>
@@ -88,21 +68,11 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
     vs.push_back({"1x" + std::to_string(tt) + "thr loop", [=] { rowloop<T><<<R, tt>>>(in, out, nvec); }});
   }
   vs[0].second(); cudaMemcpy(ref, out, (size_t)R * D * 2, cudaMemcpyDeviceToDevice);
-  const int N = 200;
-  std::vector<std::vector<float>> med(vs.size()), mean(vs.size());
+  std::vector<Rounds> timed(vs.size());
   for (int round = 0; round < 3; ++round)
     for (size_t v = 0; v < vs.size(); ++v) {
       cudaMemset(out, 0xff, (size_t)R * D * 2);
-      std::vector<float> t;
-      for (int it = 0; it < N; ++it) {
-        cudaMemsetAsync(flush, it, 256 << 20);
-        cudaEventRecord(e0); vs[v].second(); cudaEventRecord(e1); cudaEventSynchronize(e1);
-        float ms; cudaEventElapsedTime(&ms, e0, e1); t.push_back(ms * 1000);
-      }
-      std::sort(t.begin(), t.end());
-      med[v].push_back(t[N / 2]);
-      double s = 0; for (int k = N / 10; k < N - N / 10; ++k) s += t[k];
-      mean[v].push_back(s / (N - 2 * (N / 10)));
+      timed[v].time(vs[v].second, flush, e0, e1, 200);
       if (round == 0) {
         std::vector<unsigned short> a((size_t)R * D), b((size_t)R * D);
         cudaMemcpy(a.data(), out, a.size() * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), ref, b.size() * 2, cudaMemcpyDeviceToHost);
@@ -110,11 +80,7 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
       }
     }
   printf("%dx%d %s\n", R, D, tname);
-  for (size_t v = 0; v < vs.size(); ++v) {
-    std::sort(med[v].begin(), med[v].end()); std::sort(mean[v].begin(), mean[v].end());
-    printf("  %-22s median %6.2f us  trimmed mean %6.3f us (rounds %.3f %.3f %.3f)\n", vs[v].first.c_str(), med[v][1],
-           mean[v][1], mean[v][0], mean[v][1], mean[v][2]);
-  }
+  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, 22);
   cudaFree(in); cudaFree(out); cudaFree(ref);
 }
 

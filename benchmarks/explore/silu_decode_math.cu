@@ -11,34 +11,9 @@
 // rounds; each body's output against the host's double-precision SiLU rounded to the dtype: the largest error in
 // units of the dtype's last place and how many elements are off by more than one.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/m benchmarks/explore/silu_decode_math.cu && /tmp/m
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <functional>
-#include <string>
-#include <vector>
 
-template <typename T> struct Pair;
-template <> struct Pair<__nv_bfloat16> {
-  using P = __nv_bfloat162;
-  static __device__ float2 f2(P p) { return __bfloat1622float2(p); }
-  static __device__ P mk(float a, float b) { return __floats2bfloat162_rn(a, b); }
-  static float host(unsigned short u) { unsigned v = unsigned(u) << 16; float f; memcpy(&f, &v, 4); return f; }
-  static int mant() { return 7; }
-  static int minexp() { return -126; }
-};
-template <> struct Pair<__half> {
-  using P = __half2;
-  static __device__ float2 f2(P p) { return __half22float2(p); }
-  static __device__ P mk(float a, float b) { return __floats2half2_rn(a, b); }
-  static float host(unsigned short u) { return __half2float(*reinterpret_cast<__half*>(&u)); }
-  static int mant() { return 10; }
-  static int minexp() { return -14; }
-};
-template <typename T> struct __align__(16) V8 { typename Pair<T>::P h[4]; };
+#include "silu_explore.cuh"
 
 __device__ __forceinline__ float tanh_approx(float x) { float y; asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 template <int kBody> __device__ __forceinline__ float silu(float x) {
@@ -90,21 +65,11 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
       {"fastdiv", [=] { act<T, 1><<<grid, 256>>>(in, out, nvec); }},
       {"tanh", [=] { act<T, 2><<<grid, 256>>>(in, out, nvec); }},
       {"copy", [=] { act<T, 3><<<grid, 256>>>(in, out, nvec); }}};
-  const int N = 200;
-  std::vector<std::vector<float>> med(vs.size()), mean(vs.size());
+  std::vector<Rounds> timed(vs.size());
   std::vector<std::string> err(vs.size());
   for (int round = 0; round < 3; ++round)
     for (size_t v = 0; v < vs.size(); ++v) {
-      std::vector<float> t;
-      for (int it = 0; it < N; ++it) {
-        cudaMemsetAsync(flush, it, 256 << 20);
-        cudaEventRecord(e0); vs[v].second(); cudaEventRecord(e1); cudaEventSynchronize(e1);
-        float ms; cudaEventElapsedTime(&ms, e0, e1); t.push_back(ms * 1000);
-      }
-      std::sort(t.begin(), t.end());
-      med[v].push_back(t[N / 2]);
-      double sum = 0; for (int k = N / 10; k < N - N / 10; ++k) sum += t[k];
-      mean[v].push_back(sum / (N - 2 * (N / 10)));
+      timed[v].time(vs[v].second, flush, e0, e1, 200);
       if (round == 0 && v < 3) {  // against the host's double-precision SiLU, rounded once to the dtype
         std::vector<unsigned short> o((size_t)R * D);
         cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
@@ -122,11 +87,7 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
       }
     }
   printf("%dx%d %s\n", R, D, tname);
-  for (size_t v = 0; v < vs.size(); ++v) {
-    std::sort(med[v].begin(), med[v].end()); std::sort(mean[v].begin(), mean[v].end());
-    printf("  %-8s median %6.2f us  trimmed mean %6.3f us (rounds %.3f %.3f %.3f)  %s\n", vs[v].first.c_str(),
-           med[v][1], mean[v][1], mean[v][0], mean[v][1], mean[v][2], err[v].c_str());
-  }
+  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, 8, err[v].empty() ? "" : "  " + err[v]);
   cudaFree(in); cudaFree(out);
 }
 
