@@ -238,6 +238,18 @@ def pdl_chain(fi_norm, fi_act, rows_list, flush, n, rounds, h=4096, inter=14336,
     return lines
 
 
+def verdict(res, goal=1.05):
+    "Summary lines: how many cases at each FI/ours level, and of those under `goal`, how many the copy ceiling allows."
+    rows = [t for label, t in res if 'flashinfer' in t]
+    if not rows: return []
+    r = [t['flashinfer'] / t['ours'] for t in rows]
+    under = [t for t, x in zip(rows, r) if x < goal]
+    bound = [t for t in under if 'copy' in t and t['flashinfer'] / t['copy'] < goal]
+    return ['', f"{len(rows)} cases: {sum(x < 1.0 for x in r)} below 1.00x, {sum(1.0 <= x < goal for x in r)} at 1.00-{goal:.2f}x, "
+                f"{sum(x >= goal for x in r)} at >= {goal:.2f}x (lowest {min(r):.2f}x); of the {len(under)} under {goal:.2f}x, "
+                f"{len(bound)} have FI/copy < {goal:.2f} (even a kernel at the same-run copy time would not reach {goal:.2f}x)"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--quick', action='store_true', help='fewer shapes')
@@ -302,16 +314,19 @@ def main():
                   "the same-run copy ceiling)",
                   f"floor: an empty kernel timed the same way, {floor:.2f} us (the lower of the first and last rows); "
                   "over floor: FI's time above it / ours above it (the kernels' own share, launch and events taken out)",
+                  "FI/copy: FI's time / the copy's, the most FI/ours a kernel at the same-run copy ceiling would show",
                   f"a pass whose round medians spread by more than {UNSTABLE:.2f}x is followed by another (up to {EXTRA_PASSES} "
                   "more; the median over all rounds); '~': no steady pass",
-                  f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7} {'over floor':>10}"]
+                  f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7} {'over floor':>10} {'FI/copy':>8}"]
     for label, t in res:
         if 'flashinfer' not in t:
             lines.append(f"{label:<36} {t['ours']:8.2f}"); continue
         cp = f" {t['copy']:8.2f} {100 * t['copy'] / t['ours']:7.1f}" if 'copy' in t else f" {'':8} {'':7}"
         over = (t['flashinfer'] - floor) / (t['ours'] - floor) if t['ours'] > floor else float('nan')
+        ceil = f" {t['flashinfer'] / t['copy']:8.2f}" if 'copy' in t else ''
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} "
-                     f"{t['flashinfer'] / t['ours']:8.2f}{cp} {over:10.2f}")
+                     f"{t['flashinfer'] / t['ours']:8.2f}{cp} {over:10.2f}{ceil}")
+    if cases: lines += verdict(res)
     if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_act, a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)

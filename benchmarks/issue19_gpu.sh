@@ -22,7 +22,7 @@ step prefill 400 $PY "$here/bench_vs_flashinfer.py" --rows 2048 8192 16384 --hid
   --inter 4096 14336 --no-host --out "$OUT/${gpu}_prefill.txt"
 step kernel_times 300 $PY "$here/explore/decode_kernel_times.py" --out "$OUT/${gpu}_decode_kernel_times.txt"
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-if nvcc -O3 -std=c++17 -arch=sm_${arch} -o "$OUT/silu_math" "$here/explore/silu_decode_math.cu" 2> "$OUT/silu_math_build.log"; then
+if nvcc -O3 -std=c++17 -arch=sm_${arch} -I "$here/../include" -o "$OUT/silu_math" "$here/explore/silu_decode_math.cu" 2> "$OUT/silu_math_build.log"; then
   step silu_math 200 "$OUT/silu_math"
   mv "$OUT/${gpu}_silu_math.log" "$OUT/${gpu}_silu_math.txt"
 else

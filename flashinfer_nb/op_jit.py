@@ -197,10 +197,10 @@ from .jit.core import JitSpec, gen_jit_spec, generated_source
 from .aot import register_aot
 
 ACTIVATIONS: dict[str, str] = {
-    'silu': 'return x / (1.0f + __expf(-x));',
+    'silu': 'return x * flashinfer_nb::sigmoid(x);',
     'gelu': 'return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));',
     'gelu_tanh': ('const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);\n'
-                  'return x / (1.0f + __expf(-2.0f * u));'),
+                  'return x * flashinfer_nb::sigmoid(2.0f * u);'),
 }
 
 def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:

@@ -41,6 +41,30 @@ def test_act_and_mul_strided_rows_and_nan_inf(act):
     y, t = fn(x), ref_act(x[:, :32]) * x[:, 32:]
     assert torch.equal(y.isnan(), t.isnan()) and torch.equal(y.isinf(), t.isinf())
 
+# exact in float64 over the whole range: torch's own GELU-tanh, 0.5 x (1 + tanh u), cancels to 0 below x ~ -7.4 even
+# in float64 (tanh u rounds to -1), where x * sigmoid(2u) does not
+EXACT = {'silu': F.silu, 'gelu': F.gelu,
+         'gelu_tanh': lambda a: a * torch.sigmoid(2 * math.sqrt(2 / math.pi) * (a + 0.044715 * a ** 3))}
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('act', list(OPS))
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+def test_act_and_mul_whole_range(act, dtype):
+    "Against float64 over the dtype's whole range: where e^-x over- or underflows, the edge near -87.3 where the fast divide gives 0, huge and tiny inputs."
+    fn = OPS[act][0]
+    big, tiny = (6e4, 1e-6) if dtype == torch.float16 else (1e30, 1e-30)
+    edges = [-88.5, -88.0, -87.5, -87.0, 87.5, 88.0, 88.5, -big, big, -1e4, 1e4, -tiny, tiny, 0.0, 1.0]
+    a = torch.cat([torch.linspace(-120, 120, 4801), torch.tensor(edges)])    # 4816 wide: the 16-byte vector path
+    b = torch.rand(a.numel()) * 2 - 1
+    x, n = torch.cat([a, b]).to('cuda', dtype)[None], a.numel()
+    ref = EXACT[act](x[:, :n].double()) * x[:, n:].double()
+    # fp32: __expf's error grows with |x| (2 + 1.17|x| ulp, ~6e-6 at 87) and GELU-tanh's argument adds its own rounding.
+    # Absolute: results below the dtype's normal range are subnormal (fp16's step is 6e-8), the fast divide's -0 for
+    # x < -87.3 stands for under 1.2e-36, and erf-GELU's 1 + erf cancels below x ~ -4 (the activations, above)
+    rtol = 3e-5 if dtype == torch.float32 else RTOL[dtype]
+    atol = max(torch.finfo(dtype).tiny, 1e-6 if act == 'gelu' else 1e-30)
+    torch.testing.assert_close(fn(x).double(), ref, rtol=rtol, atol=atol)
+
 @pytest.mark.cuda
 def test_act_and_mul_rejects_bad_input_on_gpu():
     x = torch.randn(4, 64, device='cuda', dtype=torch.bfloat16)
@@ -137,9 +161,9 @@ def test_act_and_mul_rejects_cpu_input():
 
 def test_render_and_names():
     kernels, host = _render('silu', ACTIVATIONS['silu'], 'act_and_mul_kernels.jinja'), _render('silu', ACTIVATIONS['silu'])
-    assert 'struct silu_functor {' in kernels and '__expf(-x)' in kernels and 'ActAndMulLauncher<T, flashinfer_nb_act::silu_functor>' in kernels
+    assert 'struct silu_functor {' in kernels and 'sigmoid(x)' in kernels and 'ActAndMulLauncher<T, flashinfer_nb_act::silu_functor>' in kernels
     assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC(silu_and_mul' in host and 'struct silu_functor;' in host
-    assert 'tvm_ffi' not in kernels and '.cuh' not in host and '__expf' not in host   # nvcc never sees TVM-FFI; c++ no device code
+    assert 'tvm_ffi' not in kernels and '.cuh' not in host and 'sigmoid' not in host   # nvcc never sees TVM-FFI; c++ no device code
     with pytest.raises(ValueError, match='unknown activation'): gen_act_and_mul_module('swish')
     with pytest.raises(ValueError, match='C identifier'): gen_act_and_mul_module('bad-name', 'return x;')
 

@@ -12,6 +12,18 @@
 
 namespace flashinfer_nb {
 
+// sigmoid(x) = 1 / (1 + e^-x) with the fast exponential and the fast (approximate-reciprocal) divide: two MUFU ops
+// and no IEEE divide. The built-in SiLU and GELU-tanh bodies use it (flashinfer_nb.op_jit.ACTIVATIONS); a user's own
+// body may. Why: an IEEE `x / y` is MUFU.RCP, Newton steps and a range check that branches to a slow path (352 SASS
+// instructions for a thread's 8 SiLUs against 152; benchmarks/explore/silu_decode_math.cu), and at decode that chain
+// is the kernel's tail: 4.38 -> 4.06 us at 8 x 4096, 5.60 -> 5.47 at 128 x 4096, 6.82 -> 6.62 at 256 x 4096 (H100, CUDA
+// events), the largest error after rounding to fp16/bf16 0.50 ulp either way (NVIDIA_H100_silu_decode_math_s29.txt).
+// FlashInfer builds with -use_fast_math, which makes its `x / (1 + expf(-x))` this. The one range where it differs
+// from an IEEE divide: for x below about -87.3, e^-x > 2^126 and the fast divide returns 0, so silu(x) = -0 where the
+// exact value is below 1.2e-36 in magnitude (torch's own silu gives -0 below -88.7). +-inf and NaN come out as the IEEE
+// form's (silu(-inf) = NaN, silu(inf) = inf).
+__device__ __forceinline__ float sigmoid(float x) { return __fdividef(1.0f, 1.0f + __expf(-x)); }
+
 namespace act_detail {
 
 constexpr int kThreads = 256;
