@@ -255,7 +255,7 @@ def test_act_every_launch_choice_is_exact(hint):
 
 @pytest.mark.cuda
 def test_act_rows_past_one_grid_dimension():
-    "Rows go on grid.y (<= 65535) and grid.z: row 65535 starts the second slab, whose last blocks have no row."
+    "Rows go on grid.y (<= 65535) and grid.z, split evenly over the slabs; the last slab's last rows (at most z - 1) have none."
     import flashinfer_nb.activation as A
     m = A.get_act_and_mul_module('silu')
     for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21)]:  # hint 21: 2 blocks a row

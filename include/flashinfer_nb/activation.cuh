@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(kThreads)
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
   const int64_t r = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
-  if (r >= rows) return;  // only in the last grid.z slab of a grid of more than 65535 rows
+  if (r >= rows) return;  // only past 65535 rows: the last grid.z slab's last gz - 1 rows at most
   const int chunk = static_cast<int>(blockIdx.x);
   const T* row = in + r * in_stride;
   const V* pa = reinterpret_cast<const V*>(row);
@@ -126,8 +126,11 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
     threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
   }
-  // rows on grid.y (<= 65535) and grid.z; blocks past the last row (a partial last slab) return at once
-  const int64_t gy = std::min<int64_t>(rows, 65535), gz = ceil_div(rows, gy);
+  // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
+  // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
+  // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
+  // against FlashInfer's 1887 on the H100, benchmarks/results/NVIDIA_H100_issue19_rows65536_s29.txt.)
+  const int64_t gz = ceil_div(rows, int64_t{65535}), gy = ceil_div(rows, gz);
   const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
