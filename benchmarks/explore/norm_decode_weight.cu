@@ -10,7 +10,7 @@
 //   pair     two rows a block, the weight loaded early once for both: half the weight's L2 reads, half the blocks
 // CUDA events around one launch, 256 MB L2 flush before each, median and 10 %-trimmed mean of 200, 3 interleaved
 // rounds; each variant's output checked against the host.
-//   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/n benchmarks/explore/norm_decode_weight.cu && /tmp/n
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/n benchmarks/explore/norm_decode_weight.cu && /tmp/n [ROWS D [N]]
 #include <cmath>
 
 #include "silu_explore.cuh"
@@ -102,7 +102,7 @@ void launch(int rows, int nvec, const V8<bf16>* x, const V8<bf16>* w, V8<bf16>* 
 }
 
 template <int kVPT>
-void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1) {
+void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
   const int nvec = D / 8;
   V8<bf16>*x, *w, *out;
   cudaMalloc(&x, (size_t)R * D * 2); cudaMalloc(&w, (size_t)D * 2); cudaMalloc(&out, (size_t)R * D * 2);
@@ -124,7 +124,7 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1) {
   std::vector<std::string> err(vs.size());
   for (int round = 0; round < 3; ++round)
     for (size_t v = 0; v < vs.size(); ++v) {
-      timed[v].time(vs[v].second, flush, e0, e1, 200);
+      timed[v].time(vs[v].second, flush, e0, e1, n);
       if (round == 0) {  // against the host: x * rsqrt(mean(x^2) + eps) * w (or x itself for the copy)
         std::vector<unsigned short> o((size_t)R * D);
         cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
@@ -148,14 +148,20 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1) {
   cudaFree(x); cudaFree(w); cudaFree(out);
 }
 
-int main() {
+// No arguments: every shape, 200 launches a variant and round. ROWS D [N]: that shape only, N launches (e.g. 3, under
+// Nsight Compute: ncu -k regex:norm ...).
+int main(int argc, char** argv) {
   char* flush; cudaMalloc(&flush, 256 << 20);
   cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
   cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+  std::vector<std::pair<int, int>> shapes;
   for (int D : {1536, 2048, 4096, 8192})
-    for (int R : {32, 128, 256}) {
-      if (D / 8 > 512) run<2>(R, D, flush, e0, e1);
-      else run<1>(R, D, flush, e0, e1);
+    for (int R : {32, 128, 256}) shapes.push_back({R, D});
+  if (argc >= 3) shapes = {{atoi(argv[1]), atoi(argv[2])}};
+  const int n = argc >= 4 ? std::max(atoi(argv[3]), 3) : 200;
+  for (auto [R, D] : shapes) {
+      if (D / 8 > 512) run<2>(R, D, flush, e0, e1, n);
+      else run<1>(R, D, flush, e0, e1, n);
     }
   printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
