@@ -7,7 +7,8 @@ FLASHINFER_WHEEL_DIR at the folder that holds `flashinfer/` (with `flashinfer/da
     FLASHINFER_WHEEL_DIR=/tmp/fi/whl python benchmarks/bench_vs_flashinfer.py [--quick] [--out FILE]
 
 Their norm module is built from their own `csrc/norm.cu` + `csrc/flashinfer_norm_binding.cu`, their
-activation module from the Jinja template in their `jit/activation.py` (SiLU), through this project's JIT
+activation modules from the Jinja template in their `jit/activation.py` (SiLU; GELU and GELU-tanh with --acts),
+through this project's JIT
 (one cache, the same nvcc flags and archs as ours). Every kernel is timed with CUDA events around one call,
 L2 flushed (a 256 MB write) before each, median of N, in interleaved rounds (ours, theirs, torch per round)
 so clock drift hits all alike.
@@ -19,7 +20,12 @@ import torch.nn.functional as F
 
 from flashinfer_nb.jit.core import gen_jit_spec, generated_source
 from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
-from flashinfer_nb.activation import silu_and_mul
+from flashinfer_nb.activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul
+
+# the gated activations: ours, torch's reference of the activation, the variable holding FlashInfer's device function
+# (`<name>_cu_str` in their jit/activation.py; the function itself is named as the activation)
+ACTS = {'silu': (silu_and_mul, F.silu, 'silu_def'), 'gelu': (gelu_and_mul, F.gelu, 'gelu_def'),
+        'gelu_tanh': (gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), 'gelu_def_tanh')}
 
 
 # the flags FlashInfer's own JIT (flashinfer/jit/core.py) adds to every module: dtype switches, fast math
@@ -27,7 +33,8 @@ FI_FLAGS = ['-DFLASHINFER_ENABLE_F16', '-DFLASHINFER_ENABLE_BF16', '-DFLASHINFER
             '-DFLASHINFER_ENABLE_FP8_E5M2', '-use_fast_math', '-DNDEBUG']
 
 
-def fi_modules(root: Path):
+def fi_modules(root: Path, acts=('silu',)):
+    "FlashInfer's norm module and, per name in `acts`, its `<act>_and_mul` module, built from their wheel's sources."
     data = root/'flashinfer'/'data'
     if not (data/'csrc'/'norm.cu').exists():
         sys.exit(f"FLASHINFER_WHEEL_DIR={root}: no flashinfer/data/csrc/norm.cu there (extract the wheel, see the docstring)")
@@ -42,10 +49,14 @@ def fi_modules(root: Path):
     import jinja2
     src = (root/'flashinfer'/'jit'/'activation.py').read_text()
     templ = re.search(r'activation_templ = r"""(.*?)"""', src, re.S).group(1)
-    silu = re.search(r'silu_def_cu_str = r"""(.*?)"""', src, re.S).group(1)
-    spec = gen_jit_spec('fi072_silu_and_mul', [], extra_cuda_cflags=FI_FLAGS, extra_include_dirs=inc)
-    spec.sources = [generated_source(spec, 'silu_and_mul.cu', jinja2.Template(templ).render(act_func_name='silu', act_func_def=silu))]
-    return norm, spec.build_and_load()
+    mods = {}
+    for act in acts:
+        body = re.search(rf'{ACTS[act][2]}_cu_str = r"""(.*?)"""', src, re.S).group(1)
+        spec = gen_jit_spec(f'fi072_{act}_and_mul', [], extra_cuda_cflags=FI_FLAGS, extra_include_dirs=inc)
+        spec.sources = [generated_source(spec, f'{act}_and_mul.cu',
+                                         jinja2.Template(templ).render(act_func_name=act, act_func_def=body))]
+        mods[act] = spec.build_and_load()
+    return norm, mods
 
 
 # The same-run copy ceiling of a fused_add_rmsnorm case: a 16-byte copy kernel moving the bytes the op moves (two
@@ -258,14 +269,16 @@ def main():
     ap.add_argument('--dtypes', nargs='+', default=['bfloat16', 'float16'])
     ap.add_argument('--hiddens', nargs='+', type=int, help='norm hidden sizes (default: 1536 ... 16384, 4100, 14338)')
     ap.add_argument('--rows', nargs='+', type=int, help='row counts (default: 1 ... 8192)')
-    ap.add_argument('--inter', nargs='+', type=int, help='silu_and_mul output widths d (default: 8960 ... 7170)')
+    ap.add_argument('--inter', nargs='+', type=int, help='gated-activation output widths d (default: 8960 ... 7170)')
+    ap.add_argument('--acts', nargs='+', default=['silu'], choices=list(ACTS), help='gated activations to time (default: silu)')
+    ap.add_argument('--no-norm', action='store_true', help='skip the norm rows (e.g. with --acts gelu gelu_tanh)')
     ap.add_argument('--no-host', action='store_true', help='skip the host-time-per-call section')
     ap.add_argument('--pdl-chain', nargs='+', type=int, metavar='ROWS',
                     help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
     ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
     a = ap.parse_args()
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
-    fi_norm, fi_act = fi_modules(root)
+    fi_norm, fi_acts = fi_modules(root, sorted(set(a.acts) | ({'silu'} if a.pdl_chain else set())))
     from flashinfer_nb.magics import compile_cell
     copy_mod, rep = compile_cell('bench_copy2', COPY_CELL, progress=False)
     if copy_mod is None: sys.exit(f"the copy-ceiling kernel did not build:\n{rep.log}")
@@ -276,7 +289,7 @@ def main():
     cases = []
     for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)
-        for h in hiddens:
+        for h in ([] if a.no_norm else hiddens):
             w = torch.randn(h, device='cuda', dtype=dtype)
             for rows in rows_list:
                 x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
@@ -289,14 +302,17 @@ def main():
                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}
                 if (cp := copy_ceiling_fn(copy_mod, x, r)) is not None: fused['copy'] = cp
                 cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", fused))
-        for d in inter:
-            for rows in rows_list:
-                x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
-                act = {'ours': lambda x=x, o=o: silu_and_mul(x, out=o, enable_pdl=False, skip_check=True),
-                       'flashinfer': lambda x=x, o=o: fi_act.silu_and_mul(o, x, False),
-                       'torch': lambda x=x, d=d: F.silu(x[:, :d]) * x[:, d:]}
-                if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
-                cases.append((f"silu_and_mul {rows}x{d} {dt}", act))
+        for act_name in a.acts:
+            ours_fn, ref_act, _ = ACTS[act_name]
+            fi_fn = getattr(fi_acts[act_name], f'{act_name}_and_mul')
+            for d in inter:
+                for rows in rows_list:
+                    x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
+                    act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=False, skip_check=True),
+                           'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, False),
+                           'torch': lambda x=x, d=d, g=ref_act: g(x[:, :d]) * x[:, d:]}
+                    if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
+                    cases.append((f"{act_name}_and_mul {rows}x{d} {dt}", act))
     if cases:   # the floor of every latency-bound row: an empty kernel, timed the same way, before and after the table
         dummy = torch.empty(1, device='cuda')
         cases = [('empty kernel (floor)', {'ours': lambda: copy_mod.empty(dummy)})] + cases + \
@@ -310,7 +326,7 @@ def main():
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, median of {a.n}, median of {a.rounds} interleaved "
                   "rounds; PDL off for both",
                   "copy %: a 16-byte copy kernel moving the op's bytes (rmsnorm: x in, out; fused_add_rmsnorm: x and residual in, "
-                  "both out; silu_and_mul: both halves in, one row out), timed in the same rounds, as a share of ours (100 = at "
+                  "both out; the gated activations: both halves in, one row out), timed in the same rounds, as a share of ours (100 = at "
                   "the same-run copy ceiling)",
                   f"floor: an empty kernel timed the same way, {floor:.2f} us (the lower of the first and last rows); "
                   "over floor: FI's time above it / ours above it (the kernels' own share, launch and events taken out)",
@@ -327,7 +343,7 @@ def main():
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} "
                      f"{t['flashinfer'] / t['ours']:8.2f}{cp} {over:10.2f}{ceil}")
     if cases: lines += verdict(res)
-    if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_act, a.pdl_chain, flush, a.n, a.rounds)
+    if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_acts['silu'], a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)
     print(text)

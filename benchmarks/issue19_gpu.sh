@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 19 on a GPU, in one go: the decode and prefill tables against FlashInfer 0.7.2 (CUDA events, L2 flushed, one
 # process), the 4096-wide silu_and_mul rows, kernel-only times at decode (CUPTI), and the SiLU-arithmetic explorer.
-# Needs FLASHINFER_WHEEL_DIR (see bench_vs_flashinfer.py). Writes OUT/<gpu>_*.txt; about 7 minutes on an H100.
+# Needs FLASHINFER_WHEEL_DIR (see bench_vs_flashinfer.py). Writes OUT/<gpu>_*.txt; about 8 minutes on an H100.
 #   FLASHINFER_WHEEL_DIR=/tmp/fi/whl OUT=out bash benchmarks/issue19_gpu.sh
 set -u
 : "${FLASHINFER_WHEEL_DIR:?set FLASHINFER_WHEEL_DIR to an extracted flashinfer-python 0.7.2.post1 wheel}"
@@ -20,6 +20,8 @@ step decode_4096 150 $PY "$here/bench_vs_flashinfer.py" --rows 1 8 32 128 256 --
   --out "$OUT/${gpu}_decode_4096.txt"
 step prefill 400 $PY "$here/bench_vs_flashinfer.py" --rows 2048 8192 16384 --hiddens 1536 4096 8192 16384 4100 \
   --inter 4096 14336 --no-host --out "$OUT/${gpu}_prefill.txt"
+step gelu 200 $PY "$here/bench_vs_flashinfer.py" --no-norm --acts gelu gelu_tanh --rows 1 8 32 128 256 2048 8192 \
+  --inter 4096 14336 14340 --no-host --out "$OUT/${gpu}_gelu.txt"
 # past one grid dimension of rows (65535): session 29 found the activation's grid scheduling empty blocks there
 step rows65536 150 $PY "$here/bench_vs_flashinfer.py" --rows 65536 100000 --hiddens 4096 --inter 4096 14336 14340 \
   --dtypes bfloat16 --n 20 --no-host --out "$OUT/${gpu}_rows65536.txt"
