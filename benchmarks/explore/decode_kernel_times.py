@@ -21,7 +21,8 @@ ap.add_argument('--out', type=Path)
 ap.add_argument('--hiddens', nargs='+', type=int, help='norm hidden sizes (default 1536 2048 4096 5120)')
 ap.add_argument('--no-silu', action='store_true')
 a = ap.parse_args()
-fi_norm, fi_act = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
+fi_norm, fi_acts = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
+fi_act = fi_acts['silu']
 m, act = get_norm_module(), get_act_and_mul_module('silu')
 m.norm_clear_tuned(0); act.act_clear_tuned(0)   # the built-in rule, not a tuned entry
 lines = [f"{torch.cuda.get_device_name()} | kernel us (CUPTI, L2 cold), median of {a.rounds} interleaved rounds of "
