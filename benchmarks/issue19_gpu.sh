@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 19 on a GPU, in one go: the decode and prefill tables against FlashInfer 0.7.2 (CUDA events, L2 flushed, one
-# process), the 4096-wide silu_and_mul rows, kernel-only times at decode (CUPTI), and the SiLU-arithmetic explorer.
+# process), the 4096-wide silu_and_mul rows, GELU and GELU-tanh, 65536 and 100000 rows, kernel-only times at decode
+# (CUPTI), and the SiLU-arithmetic explorer.
 # Needs FLASHINFER_WHEEL_DIR (see bench_vs_flashinfer.py). Writes OUT/<gpu>_*.txt; about 8 minutes on an H100.
 #   FLASHINFER_WHEEL_DIR=/tmp/fi/whl OUT=out bash benchmarks/issue19_gpu.sh
 set -u

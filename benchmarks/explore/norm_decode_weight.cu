@@ -13,7 +13,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/n benchmarks/explore/norm_decode_weight.cu && /tmp/n [ROWS D [N]]
 #include <cmath>
 
-#include "silu_explore.cuh"
+#include "explore.cuh"
 
 using bf16 = __nv_bfloat16;
 constexpr int kCopy = 0, kNone = 1, kEarly = 2, kLate = 3;
@@ -108,43 +108,35 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
   cudaMalloc(&x, (size_t)R * D * 2); cudaMalloc(&w, (size_t)D * 2); cudaMalloc(&out, (size_t)R * D * 2);
   std::vector<unsigned short> hx((size_t)R * D), hw(D);
   unsigned s = 777;
-  auto rnd = [&] { s = s * 1664525u + 1013904223u; const float f = ((s >> 8) * (1.0f / 16777216.0f) - 0.5f) * 4.0f;
-                   unsigned u; memcpy(&u, &f, 4); return (unsigned short)((u + 0x8000u) >> 16); };
-  for (auto& v : hx) v = rnd();
-  for (auto& v : hw) v = rnd();
+  for (auto& v : hx) v = random16<bf16>(s, 4.0f);
+  for (auto& v : hw) v = random16<bf16>(s, 4.0f);
   cudaMemcpy(x, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice); cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
   const float inv_d = 1.0f / D;
-  std::vector<std::pair<std::string, std::function<void()>>> vs = {
+  const Variants vs = {
       {"copy", [=] { launch<kVPT, 1, kCopy>(R, nvec, x, w, out, inv_d); }},
       {"noweight", [=] { launch<kVPT, 1, kNone>(R, nvec, x, w, out, inv_d); }},
       {"early", [=] { launch<kVPT, 1, kEarly>(R, nvec, x, w, out, inv_d); }},
       {"late", [=] { launch<kVPT, 1, kLate>(R, nvec, x, w, out, inv_d); }},
       {"pair", [=] { launch<kVPT, 2, kEarly>(R, nvec, x, w, out, inv_d); }}};
-  std::vector<Rounds> timed(vs.size());
-  std::vector<std::string> err(vs.size());
-  for (int round = 0; round < 3; ++round)
-    for (size_t v = 0; v < vs.size(); ++v) {
-      timed[v].time(vs[v].second, flush, e0, e1, n);
-      if (round == 0) {  // against the host: x * rsqrt(mean(x^2) + eps) * w (or x itself for the copy)
-        std::vector<unsigned short> o((size_t)R * D);
-        cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
-        double worst = 0;
-        for (int r = 0; r < R; ++r) {
-          double ssum = 0;
-          for (int j = 0; j < D; ++j) { const double a = Pair<bf16>::host(hx[(size_t)r * D + j]); ssum += a * a; }
-          const double rs = 1 / std::sqrt(ssum / D + 1e-6);
-          for (int j = 0; j < D; ++j) {
-            const double a = Pair<bf16>::host(hx[(size_t)r * D + j]);
-            const double want = vs[v].first == "copy" ? a : a * rs * (vs[v].first == "noweight" ? 1.0 : Pair<bf16>::host(hw[j]));
-            worst = std::max(worst, std::fabs(Pair<bf16>::host(o[(size_t)r * D + j]) - want) / (std::fabs(want) + 1e-3));
-          }
-        }
-        char buf[64]; snprintf(buf, sizeof buf, "  max rel err %.1e", worst);
-        err[v] = buf;
+  printf("%dx%d bf16 (%d threads a block)\n", R, D, nvec / kVPT);
+  time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) -> std::string {
+    // against the host: x * rsqrt(mean(x^2) + eps) * w (or x itself for the copy)
+    std::vector<unsigned short> o((size_t)R * D);
+    cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
+    double worst = 0;
+    for (int r = 0; r < R; ++r) {
+      double ssum = 0;
+      for (int j = 0; j < D; ++j) { const double a = Pair<bf16>::host(hx[(size_t)r * D + j]); ssum += a * a; }
+      const double rs = 1 / std::sqrt(ssum / D + 1e-6);
+      for (int j = 0; j < D; ++j) {
+        const double a = Pair<bf16>::host(hx[(size_t)r * D + j]);
+        const double want = vs[v].first == "copy" ? a : a * rs * (vs[v].first == "noweight" ? 1.0 : Pair<bf16>::host(hw[j]));
+        worst = std::max(worst, std::fabs(Pair<bf16>::host(o[(size_t)r * D + j]) - want) / (std::fabs(want) + 1e-3));
       }
     }
-  printf("%dx%d bf16 (%d threads a block)\n", R, D, nvec / kVPT);
-  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, 8, err[v]);
+    char buf[64]; snprintf(buf, sizeof buf, "  max rel err %.1e", worst);
+    return buf;
+  });
   cudaFree(x); cudaFree(w); cudaFree(out);
 }
 

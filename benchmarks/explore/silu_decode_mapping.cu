@@ -5,7 +5,7 @@
 // bench_vs_flashinfer (CUDA events around one launch, 256 MB L2 flush before each) with more samples (the
 // differences are ~0.1 us): median and 10 %-trimmed mean of 200, 3 interleaved rounds; outputs compared bit for bit.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/v benchmarks/explore/silu_decode_mapping.cu && /tmp/v
-#include "silu_explore.cuh"
+#include "explore.cuh"
 
 __device__ __forceinline__ float silu(float x) { return x / (1.0f + __expf(-x)); }
 template <typename T>
@@ -48,9 +48,8 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
   std::vector<unsigned short> h((size_t)R * 2 * D);
   for (size_t k = 0; k < h.size(); ++k) h[k] = 0x3c00 ^ (unsigned short)((k * 2654435761u) >> 20 & 0x1ff);
   cudaMemcpy(in, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
-  using L = std::function<void()>;
   auto cdiv = [](int a, int b) { return (a + b - 1) / b; };
-  std::vector<std::pair<std::string, L>> vs;
+  Variants vs;
   auto add_split = [&](int threads, int per) {
     const int work = cdiv(nvec, per), t = std::min(threads, cdiv(work, 32) * 32), rb = cdiv(work, t);
     std::string name = std::to_string(rb) + "x" + std::to_string(t) + "thr x" + std::to_string(per) + "vec";
@@ -68,19 +67,15 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
     vs.push_back({"1x" + std::to_string(tt) + "thr loop", [=] { rowloop<T><<<R, tt>>>(in, out, nvec); }});
   }
   vs[0].second(); cudaMemcpy(ref, out, (size_t)R * D * 2, cudaMemcpyDeviceToDevice);
-  std::vector<Rounds> timed(vs.size());
-  for (int round = 0; round < 3; ++round)
-    for (size_t v = 0; v < vs.size(); ++v) {
-      cudaMemset(out, 0xff, (size_t)R * D * 2);
-      timed[v].time(vs[v].second, flush, e0, e1, 200);
-      if (round == 0) {
-        std::vector<unsigned short> a((size_t)R * D), b((size_t)R * D);
-        cudaMemcpy(a.data(), out, a.size() * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), ref, b.size() * 2, cudaMemcpyDeviceToHost);
-        if (a != b) printf("MISMATCH %s\n", vs[v].first.c_str());
-      }
-    }
   printf("%dx%d %s\n", R, D, tname);
-  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, 22);
+  time_variants(vs, flush, e0, e1, 200, 22, [&](size_t v) -> std::string {
+    // the same output as the first variant's: one more launch into a poisoned buffer
+    cudaMemset(out, 0xff, (size_t)R * D * 2);
+    vs[v].second();
+    std::vector<unsigned short> a((size_t)R * D), b((size_t)R * D);
+    cudaMemcpy(a.data(), out, a.size() * 2, cudaMemcpyDeviceToHost); cudaMemcpy(b.data(), ref, b.size() * 2, cudaMemcpyDeviceToHost);
+    return a == b ? "" : "  MISMATCH";
+  });
   cudaFree(in); cudaFree(out); cudaFree(ref);
 }
 

@@ -17,7 +17,7 @@
 
 #include <flashinfer_nb/activation.cuh>
 
-#include "silu_explore.cuh"
+#include "explore.cuh"
 
 __device__ __forceinline__ float tanh_approx(float x) { float y; asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
 template <int kBody> __device__ __forceinline__ float silu(float x) {
@@ -57,43 +57,33 @@ void run(const char* tname, int R, int D, char* flush, cudaEvent_t e0, cudaEvent
   cudaMalloc(&in, (size_t)R * 2 * D * 2); cudaMalloc(&out, (size_t)R * D * 2);
   std::vector<unsigned short> h((size_t)R * 2 * D);
   unsigned s = 12345;
-  for (auto& v : h) {  // values spread over about [-8, 8] (a gate's range), in either 16-bit format
-    s = s * 1664525u + 1013904223u;
-    const float f = ((s >> 8) * (1.0f / 16777216.0f) - 0.5f) * 16.0f;
-    if (Pair<T>::mant() == 7) { unsigned u; memcpy(&u, &f, 4); v = (unsigned short)((u + 0x8000u) >> 16); }
-    else { __half hh = __float2half(f); v = *reinterpret_cast<unsigned short*>(&hh); }
-  }
+  for (auto& v : h) v = random16<T>(s, 16.0f);  // values spread over about [-8, 8] (a gate's range)
   cudaMemcpy(in, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
   const dim3 grid((nvec + 255) / 256, R);
-  std::vector<std::pair<std::string, std::function<void()>>> vs = {
+  const Variants vs = {
       {"ieee", [=] { act<T, 0><<<grid, 256>>>(in, out, nvec); }},
       {"fastdiv", [=] { act<T, 1><<<grid, 256>>>(in, out, nvec); }},
       {"tanh", [=] { act<T, 2><<<grid, 256>>>(in, out, nvec); }},
       {"sigmoid", [=] { act<T, 4><<<grid, 256>>>(in, out, nvec); }},
       {"copy", [=] { act<T, 3><<<grid, 256>>>(in, out, nvec); }}};
-  std::vector<Rounds> timed(vs.size());
-  std::vector<std::string> err(vs.size());
-  for (int round = 0; round < 3; ++round)
-    for (size_t v = 0; v < vs.size(); ++v) {
-      timed[v].time(vs[v].second, flush, e0, e1, 200);
-      if (round == 0 && vs[v].first != "copy") {  // against the host's double-precision SiLU, rounded once to the dtype
-        std::vector<unsigned short> o((size_t)R * D);
-        cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
-        double worst = 0; long off = 0;
-        for (int r = 0; r < R; ++r)
-          for (int j = 0; j < D; ++j) {
-            const double x = Pair<T>::host(h[(size_t)r * 2 * D + j]), y = Pair<T>::host(h[(size_t)r * 2 * D + D + j]);
-            const double want = x / (1 + std::exp(-x)) * y, got = Pair<T>::host(o[(size_t)r * D + j]);
-            const double ulp = std::ldexp(1.0, std::max(std::ilogb(std::max(std::fabs(want), 1e-30)), Pair<T>::minexp()) - Pair<T>::mant());
-            const double e = std::fabs(got - want) / ulp;
-            worst = std::max(worst, e); off += e > 1.0;
-          }
-        char buf[96]; snprintf(buf, sizeof buf, "max err %.2f ulp, %ld of %ld elements > 1 ulp", worst, off, (long)R * D);
-        err[v] = buf;
-      }
-    }
   printf("%dx%d %s\n", R, D, tname);
-  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, 8, err[v].empty() ? "" : "  " + err[v]);
+  time_variants(vs, flush, e0, e1, 200, 8, [&](size_t v) -> std::string {
+    if (vs[v].first == "copy") return "";
+    // against the host's double-precision SiLU, rounded once to the dtype
+    std::vector<unsigned short> o((size_t)R * D);
+    cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
+    double worst = 0; long off = 0;
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < D; ++j) {
+        const double x = Pair<T>::host(h[(size_t)r * 2 * D + j]), y = Pair<T>::host(h[(size_t)r * 2 * D + D + j]);
+        const double want = x / (1 + std::exp(-x)) * y, got = Pair<T>::host(o[(size_t)r * D + j]);
+        const double ulp = std::ldexp(1.0, std::max(std::ilogb(std::max(std::fabs(want), 1e-30)), Pair<T>::minexp()) - Pair<T>::mant());
+        const double e = std::fabs(got - want) / ulp;
+        worst = std::max(worst, e); off += e > 1.0;
+      }
+    char buf[96]; snprintf(buf, sizeof buf, "  max err %.2f ulp, %ld of %ld elements > 1 ulp", worst, off, (long)R * D);
+    return buf;
+  });
   cudaFree(in); cudaFree(out);
 }
 

@@ -1,6 +1,7 @@
-// Shared by the session-28 SiLU explorers (silu_decode_mapping.cu, silu_decode_math.cu): 16-bit pair types with their
-// float conversions, the 16-byte vector of 8 elements, and the timing of one launch as bench_vs_flashinfer.py does it
-// (CUDA events around the launch, 256 MB L2 flush before each; median and 10 %-trimmed mean of n samples).
+// Shared by the decode explorers (silu_decode_mapping.cu, silu_decode_math.cu, norm_decode_weight.cu): 16-bit pair
+// types with their float conversions, the 16-byte vector of 8 elements, pseudo-random inputs, and the timing of
+// variants as bench_vs_flashinfer.py times a launch (CUDA events around it, 256 MB L2 flush before each; median and
+// 10 %-trimmed mean of n samples, three interleaved rounds).
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -17,6 +18,8 @@ template <> struct Pair<__nv_bfloat16> {
   static __device__ float2 f2(P p) { return __bfloat1622float2(p); }
   static __device__ P mk(float a, float b) { return __floats2bfloat162_rn(a, b); }
   static float host(unsigned short u) { unsigned v = unsigned(u) << 16; float f; memcpy(&f, &v, 4); return f; }
+  // f's 16 bits, rounded to nearest (ties away from zero)
+  static unsigned short bits(float f) { unsigned u; memcpy(&u, &f, 4); return (unsigned short)((u + 0x8000u) >> 16); }
   static int mant() { return 7; }
   static int minexp() { return -126; }
 };
@@ -25,6 +28,7 @@ template <> struct Pair<__half> {
   static __device__ float2 f2(P p) { return __half22float2(p); }
   static __device__ P mk(float a, float b) { return __floats2half2_rn(a, b); }
   static float host(unsigned short u) { return __half2float(*reinterpret_cast<__half*>(&u)); }
+  static unsigned short bits(float f) { __half h = __float2half(f); return *reinterpret_cast<unsigned short*>(&h); }
   static int mant() { return 10; }
   static int minexp() { return -14; }
 };
@@ -53,3 +57,26 @@ struct Rounds {
            mean[1], mean[0], mean[1], mean[2], tail.c_str());
   }
 };
+
+// The next pseudo-random value of the sequence `s` (a linear congruential step), uniform in [-span/2, span/2), as T's bits.
+template <typename T>
+unsigned short random16(unsigned& s, float span) {
+  s = s * 1664525u + 1013904223u;
+  return Pair<T>::bits(((s >> 8) * (1.0f / 16777216.0f) - 0.5f) * span);
+}
+
+// Named launches of one shape, timed in three interleaved rounds of n launches each. After a variant's first-round
+// timing, `check(v)` (when given) may look at its output and returns what to print after its times ("" for nothing);
+// then one line per variant, the name padded to `width`.
+using Variants = std::vector<std::pair<std::string, std::function<void()>>>;
+inline void time_variants(const Variants& vs, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n, int width,
+                          const std::function<std::string(size_t)>& check = nullptr) {
+  std::vector<Rounds> timed(vs.size());
+  std::vector<std::string> tail(vs.size());
+  for (int round = 0; round < 3; ++round)
+    for (size_t v = 0; v < vs.size(); ++v) {
+      timed[v].time(vs[v].second, flush, e0, e1, n);
+      if (round == 0 && check) tail[v] = check(v);
+    }
+  for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, width, tail[v]);
+}
