@@ -92,6 +92,10 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   // copies): converting again for the output costs an ALU op, while fewer registers mean more resident
   // warps and so more loads in flight.
   // Two partial sums (even and odd elements): a chain of kVec / 2 dependent FMAs after the load lands, not kVec.
+  // The sum of squares and the output unpack the row in pairs (to_float2: bf16 -> fp32 is one integer op per element,
+  // where the odd element alone took a byte permute and a shift): rmsnorm bf16 0.5-2.7 % faster at 32-256 rows x
+  // 4096-8192, bits unchanged (H100, NVIDIA_H100_lib_ab_to_float2_s30.txt). The fused kernel's residual add keeps
+  // to_float per element: with pairs there nvcc reordered the block and it was 1-2 % slower at 128-256 x 1536-4096.
   float ss = 0.f, ss_odd = 0.f;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
@@ -100,12 +104,21 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
         convert_pairs(xv[k], [&](int j) { return to_float(xv[k].data[j]) + to_float(rv[k].data[j]); });
-        res[i] = xv[k];
+        if (!p.res_late) res[i] = xv[k];
       }
+      if constexpr (kVec % 2 == 0) {
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        const float v = to_float(xv[k].data[j]);
-        if (j % 2 == 0) ss += v * v; else ss_odd += v * v;
+        for (int j = 0; j < kVec; j += 2) {
+          const float2 v = to_float2(xv[k], j);
+          ss += v.x * v.x;
+          ss_odd += v.y * v.y;
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) {
+          const float v = to_float(xv[k].data[j]);
+          if (j % 2 == 0) ss += v * v; else ss_odd += v * v;
+        }
       }
     }
   }
@@ -149,7 +162,16 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
     if (i < nvec) {
       const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
-      convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wk.data[j]) + p.weight_bias); });
+      if constexpr (kVec % 2 == 0) {
+#pragma unroll
+        for (int j = 0; j < kVec; j += 2) {
+          const float2 x = to_float2(xv[k], j), g = to_float2(wk, j);
+          from_float2<T>(x.x * rstd * (g.x + p.weight_bias), x.y * rstd * (g.y + p.weight_bias), &o.data[j]);
+        }
+      } else {
+        convert_pairs(o, [&](int j) { return to_float(xv[k].data[j]) * rstd * (to_float(wk.data[j]) + p.weight_bias); });
+      }
+      if (kFused && p.res_late) res[i] = xv[k];
       out[i] = o;
     }
   }
@@ -182,7 +204,8 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // Where a decode launch keeps the weight late with 4 or more vectors per thread (the fused kernel with more
 // rows than SMs), it reads them batched: one L2 round trip instead of kVPT in a row.
 template <typename T, int kVec, bool kFused>
-cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
+cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream) {
+  NormParams p = params;
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;
@@ -220,6 +243,19 @@ cudaError_t dispatch(const NormParams& p, int vpt_hint, cudaStream_t stream) {
   // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
   // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
   const bool early = decode && (!kFused || vpt <= 2 || p.rows <= sms);
+  // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
+  // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
+  // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
+  // (benchmarks/explore/lib_ab.cu; NVIDIA_H100_lib_ab_res_late_s30.txt): 256 x 8192 bf16 10.08 -> 9.63 us, 256 x 4096
+  // 7.09 -> 6.98, 2048 x 1536 12.67 -> 12.22; but 133 x 8192 +3-7 %, 1-128 rows +0-4 %, decode rows of 1536 +-0.5 %,
+  // and at prefill with vectors under 16 bytes (x 14340) +0.5-1 %. A copy kernel shows the same effect: its loads, one
+  // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
+  if (kFused) {
+    if (sms == 0 && get_sm_count(&sms) != cudaSuccess) sms = 0;
+    const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
+    p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms) ? kWidest
+                                                                       : p.d * static_cast<int>(sizeof(T)) >= 8192);
+  }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {

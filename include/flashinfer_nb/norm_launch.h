@@ -21,6 +21,7 @@ struct NormParams {
   float eps, weight_bias;
   float inv_d;  // 1 / d, set by RMSNormLauncher: the mean of squares is a multiply, not an IEEE divide, on the chain
   bool pdl;  // programmatic dependent launch (sm_90+ only: the binding checks the device)
+  bool res_late;  // fused, one row a block: store the residual with the output, after the reduction (set by dispatch)
 };
 
 }  // namespace norm_detail

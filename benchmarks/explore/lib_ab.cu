@@ -1,0 +1,83 @@
+// Issue 19, session 30: A/B of two or three trees of the library's kernels (rmsnorm, fused_add_rmsnorm,
+// silu_and_mul) in one process, timed as bench_vs_flashinfer times a call (CUDA events around one launch, 256 MB L2
+// flush before each; median and 10 %-trimmed mean of n, three interleaved rounds). At decode batches the differences
+// are a few hundredths of a microsecond, under the spread between processes or machines, so the trees go in one
+// binary: lib_ab_tu.cu compiled once per tree, each in its own namespace. Every tree's output is compared bit for bit
+// with tree a's after the first round.
+//   old=/tmp/old/include   # e.g. git archive HEAD include | tar -x -C /tmp/old
+//   for t in a:$old b:include; do nvcc -O3 -std=c++17 -arch=sm_90a -c -I ${t#*:} -Dflashinfer_nb=fnb_${t%%:*} \
+//     -DLIB_AB_ENTRY=lib_${t%%:*} -o /tmp/ab_${t%%:*}.o benchmarks/explore/lib_ab_tu.cu; done
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ab benchmarks/explore/lib_ab.cu /tmp/ab_a.o /tmp/ab_b.o
+//   /tmp/ab [N [OPS [DTYPES [ROWS [WIDTHS]]]]]   e.g. /tmp/ab 200 rms,fused bf16 32,128,256 1536,4096
+// OPS: a comma list of rms, fused, silu (default rms,fused); WIDTHS: the norm's hidden size, silu's output width d.
+// A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
+#include "explore.cuh"
+
+using Entry = cudaError_t (*)(int, const void*, void*, void*, const void*, int, int, bool);
+cudaError_t lib_a(int, const void*, void*, void*, const void*, int, int, bool);
+cudaError_t lib_b(int, const void*, void*, void*, const void*, int, int, bool);
+#ifdef LIB_AB_C
+cudaError_t lib_c(int, const void*, void*, void*, const void*, int, int, bool);
+#endif
+
+// "1,8,32" -> {1, 8, 32}
+static std::vector<int> ints(const char* csv) {
+  std::vector<int> v;
+  for (const char* c = csv; *c;) { v.push_back(atoi(c)); while (*c && *c != ',') ++c; if (*c) ++c; }
+  return v;
+}
+
+int main(int argc, char** argv) {
+  const int n = argc >= 2 ? std::max(atoi(argv[1]), 3) : 200;
+  const std::string ops = std::string(",") + (argc >= 3 ? argv[2] : "rms,fused") + ",", dts = argc >= 4 ? argv[3] : "all";
+  const std::vector<int> rows = ints(argc >= 5 ? argv[4] : "32,128,256"), hiddens = ints(argc >= 6 ? argv[5] : "1536,2048,4096,5120,8192");
+  size_t maxe = 0;
+  for (int R : rows) for (int D : hiddens) maxe = std::max(maxe, (size_t)R * D * 2);  // silu's input: 2d a row
+  char* flush; cudaMalloc(&flush, 256 << 20);
+  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0); printf("%s, %d SMs; a, b (, c): the trees in the order built\n", prop.name, prop.multiProcessorCount);
+  void *x, *x0, *r, *r0, *w, *out;
+  for (void** p : {&x, &x0, &r, &r0, &out}) cudaMalloc(p, maxe * 2);
+  cudaMalloc(&w, 32768 * 2);
+  std::vector<unsigned short> h(maxe);
+  unsigned s = 12345;
+  for (auto& v : h) v = random16<__half>(s, 4.0f);  // finite in both formats (fp16 bits of |x| < 2 read as bf16: tiny)
+  cudaMemcpy(x0, h.data(), maxe * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(x, x0, maxe * 2, cudaMemcpyDeviceToDevice);
+  for (auto& v : h) v = random16<__half>(s, 4.0f);
+  cudaMemcpy(r0, h.data(), maxe * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(r, r0, maxe * 2, cudaMemcpyDeviceToDevice);
+  cudaMemcpy(w, h.data(), std::min<size_t>(maxe, 32768) * 2, cudaMemcpyHostToDevice);
+  const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul"};
+  for (int fp16 = 0; fp16 < 2; ++fp16)
+    for (int op = 0; op < 3; ++op)
+      for (int D : hiddens)
+        for (int R : rows) {
+          if (ops.find(std::string(",") + (op == 0 ? "rms" : op == 1 ? "fused" : "silu") + ",") == std::string::npos ||
+              (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
+          const bool fused = op == 1;
+          auto go = [=](Entry fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
+          // fused writes x and the residual in place: every launch reads what the last one wrote (same bytes moved)
+          Variants vs = {{"a", go(lib_a)}, {"b", go(lib_b)}};
+#ifdef LIB_AB_C
+          vs.push_back({"c", go(lib_c)});
+#endif
+          std::vector<std::vector<unsigned short>> got(vs.size());
+          printf("%s %dx%d %s\n", names[op], R, D, fp16 ? "fp16" : "bf16");
+          time_variants(vs, flush, e0, e1, n, 2, [&](size_t v) -> std::string {
+            // a fresh launch from the pristine inputs, its output kept for the bitwise comparison
+            cudaMemcpy(x, x0, (size_t)R * D * (op == 2 ? 4 : 2), cudaMemcpyDeviceToDevice);
+            cudaMemcpy(r, r0, (size_t)R * D * 2, cudaMemcpyDeviceToDevice);
+            cudaMemset(out, 0xff, (size_t)R * D * 2);
+            vs[v].second();
+            got[v].resize((size_t)R * D);
+            cudaMemcpy(got[v].data(), fused ? x : out, got[v].size() * 2, cudaMemcpyDeviceToHost);
+            if (v == 0) return "";
+            size_t diff = 0;
+            for (size_t k = 0; k < got[0].size(); ++k) diff += got[0][k] != got[v][k];
+            char buf[64]; snprintf(buf, sizeof buf, "  %zu of %zu elements differ from a", diff, got[0].size());
+            return buf;
+          });
+        }
+  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
+}

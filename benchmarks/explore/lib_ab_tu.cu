@@ -1,0 +1,31 @@
+// One tree of the library's norm and gated-activation kernels, for lib_ab.cu: compiled once per tree with its own
+// include path and namespace (-Dflashinfer_nb=NAME -DLIB_AB_ENTRY=ENTRY), so two or three versions of the same
+// templates live in one binary.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <flashinfer_nb/activation.cuh>
+#include <flashinfer_nb/norm.cuh>
+
+namespace {
+struct Silu {  // the library's SiLU body (flashinfer_nb.op_jit.ACTIVATIONS)
+  static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); }
+};
+template <typename T>
+cudaError_t run(int op, const void* x, void* residual, void* out, const void* w, int rows, int d) {
+  if (op == 2)  // silu_and_mul: x is rows x 2d, out rows x d
+    return flashinfer_nb::ActAndMulLauncher<T, Silu>(static_cast<const T*>(x), 2 * d, static_cast<T*>(out), d, rows,
+                                                      d, false, 0, 0);
+  flashinfer_nb::norm_detail::NormParams p{};
+  p.input = x; p.residual = residual; p.out = out; p.weight = w;
+  p.in_stride = p.res_stride = p.out_stride = d;
+  p.rows = rows; p.d = d; p.eps = 1e-6f; p.weight_bias = 0.f; p.pdl = false;
+  return op == 1 ? flashinfer_nb::RMSNormLauncher<T, true>(p, 0, 0) : flashinfer_nb::RMSNormLauncher<T, false>(p, 0, 0);
+}
+}  // namespace
+
+// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place), 2 silu_and_mul (x -> out); the rule's
+// launch (no hint), default stream.
+cudaError_t LIB_AB_ENTRY(int op, const void* x, void* residual, void* out, const void* w, int rows, int d, bool fp16) {
+  return fp16 ? run<half>(op, x, residual, out, w, rows, d) : run<nv_bfloat16>(op, x, residual, out, w, rows, d);
+}
