@@ -248,13 +248,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
   // (benchmarks/explore/lib_ab.cu; NVIDIA_H100_lib_ab_res_late_s30.txt): 256 x 8192 bf16 10.08 -> 9.63 us, 256 x 4096
   // 7.09 -> 6.98, 2048 x 1536 12.67 -> 12.22; but 133 x 8192 +3-7 %, 1-128 rows +0-4 %, decode rows of 1536 +-0.5 %,
-  // and at prefill with vectors under 16 bytes (x 14340) +0.5-1 %. A copy kernel shows the same effect: its loads, one
+  // at prefill with vectors under 16 bytes (x 14340) +0.5-1 %, and at decode with 4 vectors a thread (256 x 16384:
+  // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
   if (kFused) {
     if (sms == 0 && get_sm_count(&sms) != cudaSuccess) sms = 0;
     const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
-    p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms) ? kWidest
-                                                                       : p.d * static_cast<int>(sizeof(T)) >= 8192);
+    p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms)
+                                    ? kWidest
+                                    : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
