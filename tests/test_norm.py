@@ -35,7 +35,8 @@ def test_rmsnorm_matches_float64(rows, d, dtype, gemma):
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('d', HIDDEN)
-@pytest.mark.parametrize('rows', [1, 77])
+# 256 and 600 rows: the residual stored with the output (NormParams::res_late, from ~1.5 blocks an SM) at decode and prefill
+@pytest.mark.parametrize('rows', [1, 77, 256, 600])
 @pytest.mark.parametrize('gemma', [False, True])
 def test_fused_add_rmsnorm_matches_float64(rows, d, dtype, gemma):
     x = torch.randn(rows, d, device='cuda', dtype=dtype)
