@@ -1,11 +1,12 @@
-// Shared by the decode explorers (silu_decode_mapping.cu, silu_decode_math.cu, norm_decode_weight.cu): 16-bit pair
-// types with their float conversions, the 16-byte vector of 8 elements, pseudo-random inputs, and the timing of
-// variants as bench_vs_flashinfer.py times a launch (CUDA events around it, 256 MB L2 flush before each; median and
-// 10 %-trimmed mean of n samples, three interleaved rounds).
+// Shared by the decode explorers (silu_decode_mapping.cu, silu_decode_math.cu, norm_decode_weight.cu,
+// norm_decode_pipe.cu): 16-bit pair types with their float conversions, the 16-byte vector of 8 elements, pseudo-random
+// inputs, the timing of variants as bench_vs_flashinfer.py times a launch (CUDA events around it, 256 MB L2 flush
+// before each; median and 10 %-trimmed mean of n samples, three interleaved rounds), and the norm explorers' frame.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -89,4 +90,61 @@ inline void time_variants(const Variants& vs, char* flush, cudaEvent_t e0, cudaE
       if (round == 0 && check) tail[v] = check(v);
     }
   for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, width, tail[v]);
+}
+
+// The bf16 rmsnorm explorers' shared frame (norm_decode_weight.cu, norm_decode_pipe.cu): one shape's buffers, x (R x D)
+// and the weight pseudo-random in [-2, 2), and the check of a variant's output against the host's float64 norm.
+struct NormShape {
+  using V = V8<__nv_bfloat16>;
+  int R, D;
+  V *x, *w, *out;
+  std::vector<unsigned short> hx, hw;
+  NormShape(int rows, int d) : R(rows), D(d), hx((size_t)rows * d), hw(d) {
+    cudaMalloc(&x, hx.size() * 2); cudaMalloc(&w, hw.size() * 2); cudaMalloc(&out, hx.size() * 2);
+    unsigned s = 777;
+    for (auto& v : hx) v = random16<__nv_bfloat16>(s, 4.0f);
+    for (auto& v : hw) v = random16<__nv_bfloat16>(s, 4.0f);
+    cudaMemcpy(x, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
+  }
+  ~NormShape() { cudaFree(x); cudaFree(w); cudaFree(out); }
+  // "  max rel err E": out against x * rsqrt(mean(x^2) + 1e-6) * w (without w when !weight; x itself when copy); then
+  // out is poisoned, so the next variant's check sees only its own writes
+  std::string check(bool copy, bool weight) const {
+    using P = Pair<__nv_bfloat16>;
+    std::vector<unsigned short> o(hx.size());
+    cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
+    double worst = 0;
+    for (int r = 0; r < R; ++r) {
+      double ssum = 0;
+      for (int j = 0; j < D; ++j) { const double a = P::host(hx[(size_t)r * D + j]); ssum += a * a; }
+      const double rs = 1 / std::sqrt(ssum / D + 1e-6);
+      for (int j = 0; j < D; ++j) {
+        const double a = P::host(hx[(size_t)r * D + j]);
+        const double want = copy ? a : a * rs * (weight ? P::host(hw[j]) : 1.0);
+        worst = std::max(worst, std::fabs(P::host(o[(size_t)r * D + j]) - want) / (std::fabs(want) + 1e-3));
+      }
+    }
+    cudaMemset(out, 0xff, o.size() * 2);
+    char buf[64]; snprintf(buf, sizeof buf, "  max rel err %.1e", worst);
+    return buf;
+  }
+};
+
+// The norm explorers' main: no arguments, every rows x {1536, 2048, 4096, 8192} with 200 launches a variant and
+// round; ROWS D [N]: that shape only, N launches (e.g. 3, under Nsight Compute). run1 / run2: one shape with one or two
+// vectors a thread (the library's decode mapping: two past 512 vectors).
+using NormRun = void (*)(int, int, char*, cudaEvent_t, cudaEvent_t, int);
+inline int norm_explorer_main(int argc, char** argv, const std::vector<int>& rows, NormRun run1, NormRun run2) {
+  char* flush; cudaMalloc(&flush, 256 << 20);
+  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+  cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
+  std::vector<std::pair<int, int>> shapes;
+  for (int D : {1536, 2048, 4096, 8192})
+    for (int R : rows) shapes.push_back({R, D});
+  if (argc >= 3) shapes = {{atoi(argv[1]), atoi(argv[2])}};
+  const int n = argc >= 4 ? std::max(atoi(argv[3]), 3) : 200;
+  for (auto [R, D] : shapes) (D / 8 > 512 ? run2 : run1)(R, D, flush, e0, e1, n);
+  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
+  return 0;
 }

@@ -16,7 +16,6 @@
 // CUDA events around one launch, 256 MB L2 flush before each, median and 10 %-trimmed mean, 3 interleaved rounds;
 // every variant's output checked against the host.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/p benchmarks/explore/norm_decode_pipe.cu && /tmp/p [ROWS D [N]]
-#include <cmath>
 
 #include "explore.cuh"
 
@@ -126,13 +125,8 @@ __global__ void __launch_bounds__(1024) norm(const V* __restrict__ x, const V* _
 template <int kVPT>
 void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
   const int nvec = D / 8, nt = nvec / kVPT;
-  V *x, *w, *out;
-  cudaMalloc(&x, (size_t)R * D * 2); cudaMalloc(&w, (size_t)D * 2); cudaMalloc(&out, (size_t)R * D * 2);
-  std::vector<unsigned short> hx((size_t)R * D), hw(D);
-  unsigned s = 777;
-  for (auto& v : hx) v = random16<bf16>(s, 4.0f);
-  for (auto& v : hw) v = random16<bf16>(s, 4.0f);
-  cudaMemcpy(x, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice); cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
+  const NormShape sh(R, D);
+  V *x = sh.x, *w = sh.w, *out = sh.out;
   const float inv_d = 1.0f / D;
   auto one = [=](auto var, int grid) { return [=] { norm<decltype(var)::value, kVPT><<<grid, nt>>>(x, w, out, nvec, R, inv_d); }; };
   using C = std::integral_constant<int, kCopy>; using B = std::integral_constant<int, kBarCopy>;
@@ -143,40 +137,10 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
                        {"pipe2", one(P{}, R / 2)},  {"pipe2i", one(PI{}, R / 2)}, {"stcs", one(S{}, R)},
                        {"ldnc", one(L{}, R)},     {"now", one(NW{}, R)}};
   printf("%dx%d bf16 (%d threads a block)\n", R, D, nt);
-  time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) -> std::string {
-    std::vector<unsigned short> o((size_t)R * D);
-    cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
-    const bool copy = vs[v].first.find("copy") != std::string::npos;
-    double worst = 0;
-    for (int r = 0; r < R; ++r) {
-      double ssum = 0;
-      for (int j = 0; j < D; ++j) { const double a = Pair<bf16>::host(hx[(size_t)r * D + j]); ssum += a * a; }
-      const double rs = 1 / std::sqrt(ssum / D + 1e-6);
-      for (int j = 0; j < D; ++j) {
-        const double a = Pair<bf16>::host(hx[(size_t)r * D + j]);
-        const double want = copy ? a : a * rs * (vs[v].first == "now" ? 1.0 : Pair<bf16>::host(hw[j]));
-        worst = std::max(worst, std::fabs(Pair<bf16>::host(o[(size_t)r * D + j]) - want) / (std::fabs(want) + 1e-3));
-      }
-    }
-    cudaMemset(out, 0xff, (size_t)R * D * 2);  // poisoned for the next variant's check
-    char buf[64]; snprintf(buf, sizeof buf, "  max rel err %.1e", worst);
-    return buf;
+  time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) {
+    return sh.check(vs[v].first.find("copy") != std::string::npos, vs[v].first != "now");
   });
-  cudaFree(x); cudaFree(w); cudaFree(out);
 }
 
-int main(int argc, char** argv) {
-  char* flush; cudaMalloc(&flush, 256 << 20);
-  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-  cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
-  std::vector<std::pair<int, int>> shapes;
-  for (int D : {1536, 2048, 4096, 8192})
-    for (int R : {128, 256}) shapes.push_back({R, D});
-  if (argc >= 3) shapes = {{atoi(argv[1]), atoi(argv[2])}};
-  const int n = argc >= 4 ? std::max(atoi(argv[3]), 3) : 200;
-  for (auto [R, D] : shapes) {
-    if (D / 8 > 512) run<2>(R, D, flush, e0, e1, n);
-    else run<1>(R, D, flush, e0, e1, n);
-  }
-  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
-}
+// No arguments: every shape, 200 launches a variant and round. ROWS D [N]: that shape only, N launches.
+int main(int argc, char** argv) { return norm_explorer_main(argc, argv, {128, 256}, run<1>, run<2>); }

@@ -11,7 +11,6 @@
 // CUDA events around one launch, 256 MB L2 flush before each, median and 10 %-trimmed mean of 200, 3 interleaved
 // rounds; each variant's output checked against the host.
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/n benchmarks/explore/norm_decode_weight.cu && /tmp/n [ROWS D [N]]
-#include <cmath>
 
 #include "explore.cuh"
 
@@ -104,13 +103,8 @@ void launch(int rows, int nvec, const V8<bf16>* x, const V8<bf16>* w, V8<bf16>* 
 template <int kVPT>
 void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
   const int nvec = D / 8;
-  V8<bf16>*x, *w, *out;
-  cudaMalloc(&x, (size_t)R * D * 2); cudaMalloc(&w, (size_t)D * 2); cudaMalloc(&out, (size_t)R * D * 2);
-  std::vector<unsigned short> hx((size_t)R * D), hw(D);
-  unsigned s = 777;
-  for (auto& v : hx) v = random16<bf16>(s, 4.0f);
-  for (auto& v : hw) v = random16<bf16>(s, 4.0f);
-  cudaMemcpy(x, hx.data(), hx.size() * 2, cudaMemcpyHostToDevice); cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
+  const NormShape sh(R, D);
+  V8<bf16>*x = sh.x, *w = sh.w, *out = sh.out;
   const float inv_d = 1.0f / D;
   const Variants vs = {
       {"copy", [=] { launch<kVPT, 1, kCopy>(R, nvec, x, w, out, inv_d); }},
@@ -119,41 +113,9 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
       {"late", [=] { launch<kVPT, 1, kLate>(R, nvec, x, w, out, inv_d); }},
       {"pair", [=] { launch<kVPT, 2, kEarly>(R, nvec, x, w, out, inv_d); }}};
   printf("%dx%d bf16 (%d threads a block)\n", R, D, nvec / kVPT);
-  time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) -> std::string {
-    // against the host: x * rsqrt(mean(x^2) + eps) * w (or x itself for the copy)
-    std::vector<unsigned short> o((size_t)R * D);
-    cudaMemcpy(o.data(), out, o.size() * 2, cudaMemcpyDeviceToHost);
-    double worst = 0;
-    for (int r = 0; r < R; ++r) {
-      double ssum = 0;
-      for (int j = 0; j < D; ++j) { const double a = Pair<bf16>::host(hx[(size_t)r * D + j]); ssum += a * a; }
-      const double rs = 1 / std::sqrt(ssum / D + 1e-6);
-      for (int j = 0; j < D; ++j) {
-        const double a = Pair<bf16>::host(hx[(size_t)r * D + j]);
-        const double want = vs[v].first == "copy" ? a : a * rs * (vs[v].first == "noweight" ? 1.0 : Pair<bf16>::host(hw[j]));
-        worst = std::max(worst, std::fabs(Pair<bf16>::host(o[(size_t)r * D + j]) - want) / (std::fabs(want) + 1e-3));
-      }
-    }
-    char buf[64]; snprintf(buf, sizeof buf, "  max rel err %.1e", worst);
-    return buf;
-  });
-  cudaFree(x); cudaFree(w); cudaFree(out);
+  time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) { return sh.check(vs[v].first == "copy", vs[v].first != "noweight"); });
 }
 
 // No arguments: every shape, 200 launches a variant and round. ROWS D [N]: that shape only, N launches (e.g. 3, under
 // Nsight Compute: ncu -k regex:norm ...).
-int main(int argc, char** argv) {
-  char* flush; cudaMalloc(&flush, 256 << 20);
-  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
-  cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); printf("%s, %d SMs\n", p.name, p.multiProcessorCount);
-  std::vector<std::pair<int, int>> shapes;
-  for (int D : {1536, 2048, 4096, 8192})
-    for (int R : {32, 128, 256}) shapes.push_back({R, D});
-  if (argc >= 3) shapes = {{atoi(argv[1]), atoi(argv[2])}};
-  const int n = argc >= 4 ? std::max(atoi(argv[3]), 3) : 200;
-  for (auto [R, D] : shapes) {
-      if (D / 8 > 512) run<2>(R, D, flush, e0, e1, n);
-      else run<1>(R, D, flush, e0, e1, n);
-    }
-  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
-}
+int main(int argc, char** argv) { return norm_explorer_main(argc, argv, {32, 128, 256}, run<1>, run<2>); }
