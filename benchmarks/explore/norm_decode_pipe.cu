@@ -11,6 +11,8 @@
 //   pipe2i   pipe2 with the rows of a block half the batch apart (b and b + rows / 2)
 //   stcs     early with streaming stores (st.global.cs)
 //   ldnc     early with loads through the non-coherent path and a 256-byte L2 fetch hint
+//   earlyl1  early with the shared-memory carveout preference at its minimum (the most L1), earlysm at its maximum:
+//            does the SM reconfigure its L1 / shared split between the flush (no shared memory) and the norm?
 //   now      early without the weight (x * rstd): 24 instructions a thread fewer after the barrier. If the time
 //            after the barrier were the scheduler's (every warp of the SM wanting it at once), this would show it
 // CUDA events around one launch, 256 MB L2 flush before each, median and 10 %-trimmed mean, 3 interleaved rounds;
@@ -21,7 +23,7 @@
 
 using bf16 = __nv_bfloat16;
 using V = V8<bf16>;
-enum Var { kCopy, kBarCopy, kEarly, kPipe, kPipeI, kStCs, kLdNc, kNoW };
+enum Var { kCopy, kBarCopy, kEarly, kPipe, kPipeI, kStCs, kLdNc, kNoW, kEarlyL1, kEarlySm };
 
 template <int kVar>
 __device__ __forceinline__ V load(const V* p) {
@@ -133,9 +135,13 @@ void run(int R, int D, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
   using E = std::integral_constant<int, kEarly>; using P = std::integral_constant<int, kPipe>;
   using PI = std::integral_constant<int, kPipeI>; using S = std::integral_constant<int, kStCs>;
   using L = std::integral_constant<int, kLdNc>; using NW = std::integral_constant<int, kNoW>;
+  using EL = std::integral_constant<int, kEarlyL1>; using ES = std::integral_constant<int, kEarlySm>;
+  cudaFuncSetAttribute(norm<kEarlyL1, kVPT>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+  cudaFuncSetAttribute(norm<kEarlySm, kVPT>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
   const Variants vs = {{"copy", one(C{}, R)},       {"barcopy", one(B{}, R)}, {"early", one(E{}, R)},
                        {"pipe2", one(P{}, R / 2)},  {"pipe2i", one(PI{}, R / 2)}, {"stcs", one(S{}, R)},
-                       {"ldnc", one(L{}, R)},     {"now", one(NW{}, R)}};
+                       {"ldnc", one(L{}, R)},     {"now", one(NW{}, R)},    {"earlyl1", one(EL{}, R)},
+                       {"earlysm", one(ES{}, R)}};
   printf("%dx%d bf16 (%d threads a block)\n", R, D, nt);
   time_variants(vs, flush, e0, e1, n, 8, [&](size_t v) {
     return sh.check(vs[v].first.find("copy") != std::string::npos, vs[v].first != "now");
