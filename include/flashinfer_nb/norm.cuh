@@ -251,7 +251,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // at prefill with vectors under 16 bytes (x 14340) +0.5-1 %, and at decode with 4 vectors a thread (256 x 16384:
   // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
-  if (kFused) {
+  if constexpr (kFused) {
     if (sms == 0 && get_sm_count(&sms) != cudaSuccess) sms = 0;
     const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
     p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms)
