@@ -229,11 +229,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
     }
   }
-  bool decode = false;
-  int sms = 0;
-  if (vpt_hint == 0) {
-    decode = get_sm_count(&sms) == cudaSuccess && p.rows <= 2 * static_cast<int64_t>(sms);
-  }
+  int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
+  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
+  const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
   int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
@@ -252,7 +250,6 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
   if constexpr (kFused) {
-    if (sms == 0 && get_sm_count(&sms) != cudaSuccess) sms = 0;
     const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
     p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms)
                                     ? kWidest
