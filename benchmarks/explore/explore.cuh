@@ -49,10 +49,13 @@ template <typename T> struct __align__(16) V8 {
 struct Rounds {
   std::vector<float> med;
   std::vector<double> mean;
-  void time(const std::function<void()>& launch, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
+  // `pre` (when given) runs between the flush and the first event (cold_code.cu: what warms the code, not the data)
+  void time(const std::function<void()>& launch, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n,
+            const std::function<void()>& pre = nullptr) {
     std::vector<float> t;
     for (int it = 0; it < n; ++it) {
       cudaMemsetAsync(flush, it, 256 << 20);
+      if (pre) pre();
       cudaEventRecord(e0); launch(); cudaEventRecord(e1); cudaEventSynchronize(e1);
       float ms; cudaEventElapsedTime(&ms, e0, e1); t.push_back(ms * 1000);
     }

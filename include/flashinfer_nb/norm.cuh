@@ -38,15 +38,23 @@ constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kG
 //             only from the reduction to the stores).
 constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate>
+// kExact (block mode only): group * kVPT == d / kVec, so every thread's every vector is in the row and the kernel tests
+// none. At decode that test is on the chain before the first load (a constant load of d, shifts, a compare, a branch
+// around the loads); see dispatch.
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
   const int lane = kGroup > 0 ? threadIdx.x % kGroup : threadIdx.x;
   const int64_t row = kGroup > 0 ? static_cast<int64_t>(blockIdx.x) * (blockDim.x / kGroup) + threadIdx.x / kGroup
                                  : static_cast<int64_t>(blockIdx.x);
-  const bool live = row < p.rows;  // dead threads of the last packed block still join the shuffles
+  // Dead threads of the last packed block still join the shuffles. A block-mode grid is exactly p.rows blocks (launch),
+  // so there every thread is live and the test (a constant load, a 64-bit compare, a branch ahead of the first load) is
+  // compiled out: rmsnorm and fused_add_rmsnorm bf16 0.3-1.7 % faster at 8-256 rows x 1536-8192 (H100, one process,
+  // NVIDIA_H100_lib_ab_prologue_s31.txt).
+  const bool live = kGroup == 0 || row < p.rows;
   const int nvec = p.d / kVec;
+  auto in_row = [nvec](int i) { return kExact || i < nvec; };
 
   const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + row * p.in_stride);
   V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
@@ -67,14 +75,14 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
-      if (live && i < nvec) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
+      if (live && in_row(i)) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
   pdl_wait();  // PDL: every read of the inputs and every write comes after the previous kernel has finished
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
-    if (live && i < nvec) {
+    if (live && in_row(i)) {
       // One guarded block for every load of the vector, so they issue back to back. With the early weight in a loop
       // of its own (until session 28), nvcc put the weight's load first in bf16 and converted it before the branch
       // to the row's load: two dependent DRAM round trips (rmsnorm 8 x 1536 bf16: 2.37 us kernel time early vs 1.98
@@ -100,7 +108,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
-    if (live && i < nvec) {
+    if (live && in_row(i)) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
         convert_pairs(xv[k], [&](int j) { return to_float(xv[k].data[j]) + to_float(rv[k].data[j]); });
@@ -151,7 +159,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
-      if (i < nvec) wv[k] = w[i];
+      if (in_row(i)) wv[k] = w[i];
     }
   }
 
@@ -159,7 +167,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
-    if (i < nvec) {
+    if (in_row(i)) {
       const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
       if constexpr (kVec % 2 == 0) {
@@ -177,10 +185,10 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
   }
 }
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
-  int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;
-  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight>, dim3(static_cast<unsigned>(grid)),
+  int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
+  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>, dim3(static_cast<unsigned>(grid)),
                        dim3(kGroup > 0 ? kPackedBlock : block), stream, p.pdl, p);
 }
 
@@ -256,11 +264,24 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
+  // rmsnorm's early kernel at the widest vector and <= 2 vectors a thread has an exact-fit twin (kExact: no test of the
+  // vector index) for rows that fill the block's threads exactly: d a multiple of 256 (16-bit; 128 for fp32) elements up
+  // to 8192, which most model widths are (1536, 2048, 4096, 5120, 7168, 8192; not 2880 or 4100). H100, one process,
+  // bits unchanged: 1.0-3.7 % faster at 1-256 rows x 1536-8192, both dtypes (NVIDIA_H100_lib_ab_exact_s31.txt). With 4
+  // vectors a thread (12288, 16384) the twin was 0.5-1 % slower at 1-32 rows, so there is none. The fused kernel's twin
+  // was 0.5-1 % slower than without the index test at 4096 and 8192 (NVIDIA_H100_lib_ab_prologue_s31.txt), so it has
+  // none either.
+  const bool exact = static_cast<int64_t>(block) * vpt == nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
     if constexpr (kVec > 1 && kV * kVec < 64) {
-      if (weight == kEarly) return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
+      if (weight == kEarly) {
+        if constexpr (kWidest && !kFused && kV <= 2) {
+          if (exact) return launch<T, kVec, kV, 0, kFused, kEarly, true>(p, block, stream);
+        }
+        return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
+      }
       if constexpr (kV >= 4) {
         if (weight == kBatched) return launch<T, kVec, kV, 0, kFused, kBatched>(p, block, stream);
       }
