@@ -103,6 +103,22 @@ def test_act_every_vector_width(d, dtype):
             ref = (act(x[:, :d].double()) * x[:, d:].double())
             torch.testing.assert_close(out.double(), ref, rtol=RTOL[dtype], atol=2e-3 if dtype != torch.float32 else 1e-5)
 
+# issue 19, session 31: at one vector a thread, rows whose blocks cover them exactly (d / 8 = blocks x threads: 2048,
+# 4096, 14336) take the kernel that tests no index; rows a vector short or over (2040, 4104, 14344) the tested one.
+# Each output row is written between poisoned guard columns, above a poisoned guard row (300 rows: prefill).
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344])
+def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
+    for name, (fn, act) in OPS.items():
+        for rows in (1, 5, 130, 300):
+            x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+            fn(x, out=buf[:rows, :d])
+            ref = act(x[:, :d].double()) * x[:, d:].double()
+            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
+            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, rows, 'wrote outside its rows')
+
 @pytest.mark.cuda
 def test_act_checks_in_binding_match_python():
     x = torch.randn(4, 64, device='cuda', dtype=torch.bfloat16)

@@ -185,21 +185,29 @@ def test_norm_every_vector_width(d, dtype):
     rmsnorm(xv, w, 1e-6, out=out)
     assert_close_rel(out, ref_rmsnorm(xv, w, 1e-6), dtype)
 
-# issue 19, session 31: a row that fills its block's threads exactly (d / 8 = threads x vectors a thread) takes
-# rmsnorm's exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Each row is
-# written between poisoned guard columns, above a poisoned guard row: decode batches (early weight) and a prefill batch.
+# issue 19, session 31: a row that fills its block's threads exactly (d / 8 = threads x vectors a thread) takes the
+# exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Every row written (the
+# output; the fused op's x and residual, in place) sits between poisoned guard columns, above a poisoned guard row:
+# decode batches (early weight) and a prefill batch.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
-@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 4096, 8192, 8184, 8200])
+@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 4096, 5120, 8192, 8184, 8200])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
+    guarded = lambda rows: torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+    def untouched(buf, rows): return buf[:, d:].isnan().all() and buf[rows].isnan().all()
     for rows in (1, 5, 130, 300):
-        x = torch.randn(rows, d, device='cuda', dtype=dtype)
-        buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-        out = buf[:rows, :d]
-        rmsnorm(x, w, 1e-6, out=out)
-        assert_close_rel(out, ref_rmsnorm(x, w, 1e-6), dtype)
-        assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (rows, 'wrote outside its rows')
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        buf = guarded(rows)
+        rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
+        assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
+        assert untouched(buf, rows), ('rmsnorm', rows)
+        bx, br = guarded(rows), guarded(rows)
+        bx[:rows, :d], br[:rows, :d] = x, r
+        fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
+        assert torch.equal(br[:rows, :d], r + x)
+        assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+        assert untouched(bx, rows) and untouched(br, rows), ('fused_add_rmsnorm', rows)
 
 @pytest.mark.cuda
 def test_norm_checks_in_binding_match_python():

@@ -264,21 +264,24 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
-  // rmsnorm's early kernel at the widest vector and <= 2 vectors a thread has an exact-fit twin (kExact: no test of the
-  // vector index) for rows that fill the block's threads exactly: d a multiple of 256 (16-bit; 128 for fp32) elements up
-  // to 8192, which most model widths are (1536, 2048, 4096, 5120, 7168, 8192; not 2880 or 4100). H100, one process,
-  // bits unchanged: 1.0-3.7 % faster at 1-256 rows x 1536-8192, both dtypes (NVIDIA_H100_lib_ab_exact_s31.txt). With 4
-  // vectors a thread (12288, 16384) the twin was 0.5-1 % slower at 1-32 rows, so there is none. The fused kernel's twin
-  // was 0.5-1 % slower than without the index test at 4096 and 8192 (NVIDIA_H100_lib_ab_prologue_s31.txt), so it has
-  // none either.
+  // The early kernel at the widest vector and <= 2 vectors a thread has an exact-fit twin (kExact: no test of the
+  // vector index) for rows that fill the block's threads exactly: for 16-bit types d a multiple of 256 up to 4096 and
+  // of 512 up to 8192, which most model widths are (1536, 2048, 4096, 5120, 7168, 8192; not 2880 or 4100). H100, one
+  // process, bits unchanged (NVIDIA_H100_lib_ab_exact_s31.txt):
+  // - rmsnorm 1.0-3.7 % faster at 1-256 rows x 1536-8192, both dtypes. With 4 vectors a thread (12288, 16384) the twin
+  //   was 0.5-1 % slower at 1-32 rows, so there is none.
+  // - fused_add_rmsnorm fp16 0.2-4.3 % faster, bf16 -1.7 to +0.4 % at 1536-7168; but bf16 with 512-thread blocks
+  //   (4096, 8192) 0.4-1.2 % slower in three runs, so that case keeps the tested kernel.
   const bool exact = static_cast<int64_t>(block) * vpt == nvec;
+  constexpr bool kBf16 = sizeof(T) == 2 && !std::is_same<T, half>::value;  // fp16 / fp32 TUs omit cuda_bf16.h
+  const bool fused_exact_ok = !kFused || !kBf16 || block < kMaxBlock;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
     if constexpr (kVec > 1 && kV * kVec < 64) {
       if (weight == kEarly) {
-        if constexpr (kWidest && !kFused && kV <= 2) {
-          if (exact) return launch<T, kVec, kV, 0, kFused, kEarly, true>(p, block, stream);
+        if constexpr (kWidest && kV <= 2) {
+          if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, true>(p, block, stream);
         }
         return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
       }
