@@ -17,10 +17,9 @@
 //   /tmp/cold [N [OPS [ROWS [WIDTHS]]]]   e.g. /tmp/cold 200 rms,fused 8,128,256 1536,4096   (bf16)
 #include "explore.cuh"
 
-using Entry = cudaError_t (*)(int, const void*, void*, void*, const void*, int, int, bool);
-cudaError_t lib_a(int, const void*, void*, void*, const void*, int, int, bool);
+LibEntry lib_a;
 #ifndef NO_FI
-cudaError_t fi_norm(int, const void*, void*, void*, const void*, int, int, bool);
+LibEntry fi_norm;
 #endif
 
 __global__ void copy2_kernel(const uint4* __restrict__ a, const uint4* __restrict__ b, uint4* __restrict__ c,
@@ -39,26 +38,26 @@ __global__ void chain_kernel(int* out, int a, int b) {
   if ((v0 ^ v1 ^ v2 ^ v3) == 0x7fffffff) out[threadIdx.x] = v0;  // keeps the chains alive
 }
 
-static std::vector<int> ints(const char* csv) {
-  std::vector<int> v;
-  for (const char* c = csv; *c;) { v.push_back(atoi(c)); while (*c && *c != ',') ++c; if (*c) ++c; }
-  return v;
-}
-
-struct Timed { std::string name; std::function<void()> launch, pre; };
-
-static void run_group(const char* title, const std::vector<Timed>& vs, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) {
-  printf("%s\n", title);
-  std::vector<Rounds> r(vs.size());
-  for (int round = 0; round < 3; ++round)
-    for (size_t v = 0; v < vs.size(); ++v) r[v].time(vs[v].launch, flush, e0, e1, n, vs[v].pre);
-  for (size_t v = 0; v < vs.size(); ++v) r[v].print(vs[v].name, 12);
-}
+// One kernel's three ways (cold, empty, warm: see the head), each a (name, launch) and what runs before its first event.
+struct Ways {
+  Variants vs;
+  std::vector<std::function<void()>> pre;
+  void add(const std::string& name, const std::function<void()>& launch, const std::function<void()>& empty,
+           const std::function<void()>& warm) {
+    vs.push_back({name + "cold", launch}); pre.push_back(nullptr);
+    vs.push_back({name + "empty", launch}); pre.push_back(empty);
+    vs.push_back({name + "warm", launch}); pre.push_back(warm);
+  }
+  void time(const char* title, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n) const {
+    printf("%s\n", title);
+    time_variants(vs, flush, e0, e1, n, 12, nullptr, pre);
+  }
+};
 
 int main(int argc, char** argv) {
   const int n = argc >= 2 ? std::max(atoi(argv[1]), 3) : 200;
   const std::string ops = std::string(",") + (argc >= 3 ? argv[2] : "rms,fused") + ",";
-  const std::vector<int> rows = ints(argc >= 4 ? argv[3] : "8,128,256"), hiddens = ints(argc >= 5 ? argv[4] : "1536,4096");
+  const std::vector<int> rows = csv_ints(argc >= 4 ? argv[3] : "8,128,256"), hiddens = csv_ints(argc >= 5 ? argv[4] : "1536,4096");
   char* flush; cudaMalloc(&flush, 256 << 20);
   cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
   cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0);
@@ -72,7 +71,9 @@ int main(int argc, char** argv) {
     constexpr int N = decltype(nc)::value;
     auto k = [=] { chain_kernel<N><<<sms, 32>>>(sink, 3, 1); };
     char t[64]; snprintf(t, sizeof t, "chain of %d instructions (%d KB of code), %d blocks of 32", N, N * 16 / 1024, sms);
-    run_group(t, {{"cold", k, nullptr}, {"empty", k, empty}, {"warm", k, k}}, flush, e0, e1, n);
+    Ways w;
+    w.add("", k, empty, k);
+    w.time(t, flush, e0, e1, n);
   };
   chains(std::integral_constant<int, 64>{});
   chains(std::integral_constant<int, 256>{});
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
     for (auto& v : h) v = random16<__nv_bfloat16>(s, 4.0f);
     cudaMemcpy(r[b], h.data(), maxe * 2, cudaMemcpyHostToDevice);
   }
-  std::vector<std::pair<std::string, Entry>> impls = {{"ours", lib_a}};
+  std::vector<std::pair<std::string, LibEntry*>> impls = {{"ours", lib_a}};
 #ifndef NO_FI
   impls.push_back({"flashinfer", fi_norm});
 #endif
@@ -103,12 +104,10 @@ int main(int argc, char** argv) {
       for (int R : rows) {
         if (ops.find(op == 0 ? ",rms," : ",fused,") == std::string::npos) continue;
         const bool fused = op == 1;
-        std::vector<Timed> vs;
+        Ways ways;
         for (auto& [name, fn] : impls) {
           auto on = [=, fn = fn](int b) { return [=] { fn(op, x[b], fused ? r[b] : nullptr, fused ? x[b] : out[b], w[b], R, D, false); }; };
-          vs.push_back({name + " cold", on(0), nullptr});
-          vs.push_back({name + " empty", on(0), empty});
-          vs.push_back({name + " warm", on(0), on(1)});
+          ways.add(name + " ", on(0), empty, on(1));
         }
         // the copy of the op's bytes (rmsnorm: x in halves to two outputs; fused: x and the residual), as the bench's
         const int64_t n16 = (int64_t)R * D * 2 / 16 / (fused ? 1 : 2);
@@ -117,11 +116,9 @@ int main(int argc, char** argv) {
           const uint4* src2 = fused ? (const uint4*)r[b] : src1 + n16;
           return [=] { copy2_kernel<<<(n16 + 255) / 256, 256>>>(src1, src2, (uint4*)c[b], (uint4*)d[b], n16); };
         };
-        vs.push_back({"copy cold", cp(0), nullptr});
-        vs.push_back({"copy empty", cp(0), empty});
-        vs.push_back({"copy warm", cp(0), cp(1)});
+        ways.add("copy ", cp(0), empty, cp(1));
         char t[96]; snprintf(t, sizeof t, "%s %dx%d bf16", fused ? "fused_add_rmsnorm" : "rmsnorm", R, D);
-        run_group(t, vs, flush, e0, e1, n);
+        ways.time(t, flush, e0, e1, n);
       }
   printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
 }

@@ -11,7 +11,7 @@ static cudaError_t run(int op, void* x, void* residual, void* out, void* w, int 
                                       false, 0);
 }
 
-// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place)
+// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place): explore.cuh's LibEntry
 cudaError_t fi_norm(int op, const void* x, void* residual, void* out, const void* w, int rows, int d, bool fp16) {
   void* xm = const_cast<void*>(x);
   void* wm = const_cast<void*>(w);

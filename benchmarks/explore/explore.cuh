@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -79,17 +80,30 @@ unsigned short random16(unsigned& s, float span) {
   return Pair<T>::bits(((s >> 8) * (1.0f / 16777216.0f) - 0.5f) * span);
 }
 
+// "1,8,32" -> {1, 8, 32}: the explorers' comma-list arguments
+inline std::vector<int> csv_ints(const char* csv) {
+  std::vector<int> v;
+  for (const char* c = csv; *c;) { v.push_back(atoi(c)); while (*c && *c != ',') ++c; if (*c) ++c; }
+  return v;
+}
+
+// lib_ab_tu.cu's entry, one per tree of the library (-DLIB_AB_ENTRY=NAME), and cold_code_fi_tu.cu's FlashInfer norm:
+// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place), 2 silu_and_mul; rows, d, fp16 (else bf16)
+using LibEntry = cudaError_t(int op, const void* x, void* residual, void* out, const void* w, int rows, int d, bool fp16);
+
 // Named launches of one shape, timed in three interleaved rounds of n launches each. After a variant's first-round
 // timing, `check(v)` (when given) may look at its output and returns what to print after its times ("" for nothing);
-// then one line per variant, the name padded to `width`.
+// then one line per variant, the name padded to `width`. `pre[v]` (when given and set) runs between the flush and
+// variant v's first event (Rounds::time).
 using Variants = std::vector<std::pair<std::string, std::function<void()>>>;
 inline void time_variants(const Variants& vs, char* flush, cudaEvent_t e0, cudaEvent_t e1, int n, int width,
-                          const std::function<std::string(size_t)>& check = nullptr) {
+                          const std::function<std::string(size_t)>& check = nullptr,
+                          const std::vector<std::function<void()>>& pre = {}) {
   std::vector<Rounds> timed(vs.size());
   std::vector<std::string> tail(vs.size());
   for (int round = 0; round < 3; ++round)
     for (size_t v = 0; v < vs.size(); ++v) {
-      timed[v].time(vs[v].second, flush, e0, e1, n);
+      timed[v].time(vs[v].second, flush, e0, e1, n, v < pre.size() ? pre[v] : nullptr);
       if (round == 0 && check) tail[v] = check(v);
     }
   for (size_t v = 0; v < vs.size(); ++v) timed[v].print(vs[v].first, width, tail[v]);

@@ -13,24 +13,15 @@
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
 #include "explore.cuh"
 
-using Entry = cudaError_t (*)(int, const void*, void*, void*, const void*, int, int, bool);
-cudaError_t lib_a(int, const void*, void*, void*, const void*, int, int, bool);
-cudaError_t lib_b(int, const void*, void*, void*, const void*, int, int, bool);
+LibEntry lib_a, lib_b;
 #ifdef LIB_AB_C
-cudaError_t lib_c(int, const void*, void*, void*, const void*, int, int, bool);
+LibEntry lib_c;
 #endif
-
-// "1,8,32" -> {1, 8, 32}
-static std::vector<int> ints(const char* csv) {
-  std::vector<int> v;
-  for (const char* c = csv; *c;) { v.push_back(atoi(c)); while (*c && *c != ',') ++c; if (*c) ++c; }
-  return v;
-}
 
 int main(int argc, char** argv) {
   const int n = argc >= 2 ? std::max(atoi(argv[1]), 3) : 200;
   const std::string ops = std::string(",") + (argc >= 3 ? argv[2] : "rms,fused") + ",", dts = argc >= 4 ? argv[3] : "all";
-  const std::vector<int> rows = ints(argc >= 5 ? argv[4] : "32,128,256"), hiddens = ints(argc >= 6 ? argv[5] : "1536,2048,4096,5120,8192");
+  const std::vector<int> rows = csv_ints(argc >= 5 ? argv[4] : "32,128,256"), hiddens = csv_ints(argc >= 6 ? argv[5] : "1536,2048,4096,5120,8192");
   size_t maxe = 0;
   for (int R : rows) for (int D : hiddens) maxe = std::max(maxe, (size_t)R * D * 2);  // silu's input: 2d a row
   char* flush; cudaMalloc(&flush, 256 << 20);
@@ -56,7 +47,7 @@ int main(int argc, char** argv) {
           if (ops.find(std::string(",") + (op == 0 ? "rms" : op == 1 ? "fused" : "silu") + ",") == std::string::npos ||
               (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
           const bool fused = op == 1;
-          auto go = [=](Entry fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
+          auto go = [=](LibEntry* fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
           // fused writes x and the residual in place: every launch reads what the last one wrote (same bytes moved)
           Variants vs = {{"a", go(lib_a)}, {"b", go(lib_b)}};
 #ifdef LIB_AB_C
