@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(kThreads)
                     int d, int64_t rows) {
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
+  auto in_row = [nvec](int i) { return kExact || i < nvec; };
   const int64_t r =
       kExact ? static_cast<int64_t>(blockIdx.y) : static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
   if (!kExact && r >= rows) return;  // only past 65535 rows: the last grid.z slab's last gz - 1 rows at most
@@ -67,12 +68,12 @@ __global__ void __launch_bounds__(kThreads)
   pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
   // One pass, except where the launcher folded a near-empty last block into the row's others: then the first
   // threads take the few vectors left in a second pass.
-  for (int base = chunk * blockDim.x * kPer + threadIdx.x; kExact || base < nvec; base += span) {
+  for (int base = chunk * blockDim.x * kPer + threadIdx.x; in_row(base); base += span) {
     V a[kPer], b[kPer];
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
       const int i = base + k * blockDim.x;
-      if (kExact || i < nvec) {
+      if (in_row(i)) {
         a[k] = pa[i];
         b[k] = pb[i];
       }
@@ -81,7 +82,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
       const int i = base + k * blockDim.x;
-      if (kExact || i < nvec) {
+      if (in_row(i)) {
         V o;
         convert_pairs(o, [&](int j) { return Act::apply(to_float(a[k].data[j])) * to_float(b[k].data[j]); });
         po[i] = o;
