@@ -1,31 +1,46 @@
-"""Issue 19, decode shapes: our RMSNorm block configs (vectors per thread forced through vpt_hint) against
-FlashInfer 0.7.2's kernel, a same-bytes copy and an empty kernel (the floor), timed like bench_vs_flashinfer.py.
-FLASHINFER_WHEEL_DIR as there."""
-import os, sys, statistics
+"""Issue 19: our RMSNorm block configs (vectors per thread forced through vpt_hint; 100 + v: the early-weight kernel)
+against FlashInfer 0.7.2's kernel, a same-bytes copy and an empty kernel (the floor), timed like bench_vs_flashinfer.py
+(CUDA events, L2 flushed, median of --n, median of --rounds interleaved rounds). FLASHINFER_WHEEL_DIR as there.
+    python benchmarks/explore/decode_configs.py --rows 264 300 528 --hiddens 2560 4096 --vpts 0 2 4 102
+Session 32 used it past the decode rule's 2 x SM-count rows, where the sweep found FlashInfer ahead."""
+import argparse, os, sys, statistics
 from pathlib import Path
 import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_vs_flashinfer import fi_modules, time_one
 from flashinfer_nb.norm import get_norm_module
 
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+ap.add_argument('--rows', nargs='+', type=int, default=[1, 32, 256])
+ap.add_argument('--hiddens', nargs='+', type=int, default=[2048, 4096, 8192, 16384])
+ap.add_argument('--dtypes', nargs='+', default=['bfloat16'])
+ap.add_argument('--vpts', nargs='+', type=int, default=[0, 1, 2, 4, 8, 101, 102, 104])
+ap.add_argument('--ops', nargs='+', default=['rmsnorm', 'fused_add_rmsnorm'])
+ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
+a = ap.parse_args()
+
 fi_norm, _ = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
 m = get_norm_module()
 flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
-n, rounds = 60, 3
-print(torch.cuda.get_device_name(), '| median us (CUDA events, L2 flushed), median of', rounds, 'interleaved rounds')
-empty = lambda: torch.cuda._sleep(0)
-for dt in (torch.bfloat16,):
-    for h in (2048, 4096, 8192, 16384):
+print(torch.cuda.get_device_name(), f'| median us (CUDA events, L2 flushed), median of {a.rounds} interleaved rounds;',
+      'vptV: vpt_hint V (0: the built-in rule; a hint with no kernel for the width is left out)')
+for dt in (getattr(torch, d) for d in a.dtypes):
+    for h in a.hiddens:
         w = torch.randn(h, device='cuda', dtype=dt)
-        for rows in (1, 32, 256):
+        for rows in a.rows:
             x = torch.randn(rows, h, device='cuda', dtype=dt); o = torch.empty_like(x); r = torch.randn_like(x)
-            fns = {'empty': empty, 'copy': lambda: o.copy_(x), 'fi': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
-            for v in (0, 1, 2, 4, 8, 101, 102, 104): fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v, False))
-            fns['fi_fused'] = lambda: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)
-            for v in (0, 1, 2, 4, 101, 102, 104): fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v, False))
-            for f in fns.values(): f()
+            fns = {'empty': lambda: torch.cuda._sleep(0), 'copy': lambda: o.copy_(x)}
+            if 'rmsnorm' in a.ops:
+                fns['fi'] = lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)
+                for v in a.vpts: fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v, False))
+            if 'fused_add_rmsnorm' in a.ops:
+                fns['fi_fused'] = lambda: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)
+                for v in a.vpts: fns[f'fused_vpt{v}'] = (lambda v=v: m.fused_add_rmsnorm(x, r, w, 1e-6, 0.0, v, False))
+            for k in list(fns):
+                try: fns[k]()
+                except (ValueError, RuntimeError): del fns[k]   # no kernel for this hint at this width
             torch.cuda.synchronize()
             per = {k: [] for k in fns}
-            for _ in range(rounds):
-                for k, f in fns.items(): per[k].append(time_one(f, flush, n))
-            print(f"{rows}x{h}: " + '  '.join(f"{k} {statistics.median(v):.2f}" for k, v in per.items()), flush=True)
+            for _ in range(a.rounds):
+                for k, f in fns.items(): per[k].append(time_one(f, flush, a.n))
+            print(f"{str(dt).split('.')[1]} {rows}x{h}: " + '  '.join(f"{k} {statistics.median(v):.2f}" for k, v in per.items()), flush=True)

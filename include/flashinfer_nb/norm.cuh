@@ -240,7 +240,28 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
-  int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
+  // One wave past decode (session 32): up to 4 x the SM count, 16-bit rows of <= 2 vectors a thread still take the
+  // decode choices (one vector a thread, the weight early), while the grid is still one wave of resident blocks. The
+  // rule's 4 vectors a thread and late weight lost to FlashInfer there by 3-8 % at 300-528 x 1536-5376 (300 x 3072
+  // fp16 6.43 us, FlashInfer 5.95); the early kernel beat it by 4-8 % (H100, CUDA events, L2 flushed,
+  // NVIDIA_H100_decode_configs_past_decode_s32.txt). Not the fused kernel with 512-thread blocks of 2 vectors (8192):
+  // there the early weight was 3-5 % slower than the rule at 300-528 rows.
+  const bool wave = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode &&
+                    p.rows <= 4 * static_cast<int64_t>(sms) &&
+                    nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
+  const bool latency = decode || wave;  // the choices for a grid that runs as one wave: see above and below
+  // Past that wave, 2 vectors a thread with the weight early, where the rule's 4 and late weight lost to FlashInfer
+  // (H100, CUDA events, L2 flushed; NVIDIA_H100_decode_configs_mid_s32.txt, ..._fused_prefill_s32.txt):
+  // - rmsnorm, rows of <= 512 vectors (16-bit d <= 4096) up to 8 x the SM count, of <= 256 up to 16 x: the rule was
+  //   0.92-0.98x at 600-1000 x 1536-3072 (600 x 2048 fp16 0.92x); this choice 1.02-1.22x at 600-1000 rows x 1536-4096
+  //   and 1.07-1.15x at 1200-1600 x 1536.
+  // - fused_add_rmsnorm, rows of <= 1024 vectors (d <= 8192) up to 20 x the SM count: the rule 0.96-1.02x at 800-2600
+  //   rows (1200 x 4096 bf16 0.96x, 900 x 5120 0.97x); this choice 1.01-1.06x at 1200-2600 rows x 2560-8192.
+  const int64_t sm64 = sms;
+  const bool mid = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && p.rows > 4 * sm64 &&
+                   (kFused ? nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64
+                           : (nvec <= kMaxBlock && p.rows <= 8 * sm64) || (nvec <= kMaxBlock / 2 && p.rows <= 16 * sm64));
+  int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
@@ -248,7 +269,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
   // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
   // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
-  const bool early = decode && (!kFused || vpt <= 2 || p.rows <= sms);
+  const bool early = mid || (latency && (!kFused || vpt <= 2 || p.rows <= sms));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
   // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
