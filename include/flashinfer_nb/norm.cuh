@@ -242,10 +242,11 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
   // One wave past decode (session 32): up to 4 x the SM count, 16-bit rows of <= 2 vectors a thread still take the
   // decode choices (one vector a thread, the weight early), while the grid is still one wave of resident blocks. The
-  // rule's 4 vectors a thread and late weight lost to FlashInfer there by 3-8 % at 300-528 x 1536-5376 (300 x 3072
-  // fp16 6.43 us, FlashInfer 5.95); the early kernel beat it by 4-8 % (H100, CUDA events, L2 flushed,
-  // NVIDIA_H100_decode_configs_past_decode_s32.txt). Not the fused kernel with 512-thread blocks of 2 vectors (8192):
-  // there the early weight was 3-5 % slower than the rule at 300-528 rows.
+  // rule's 4 vectors a thread and late weight lost to FlashInfer there by 2-8 % at 300-528 x 1536-5376 (300 x 3072
+  // fp16 6.43 us, FlashInfer 5.95, NVIDIA_H100_issue19_sweep_norm_before_s32.txt); the decode choices were 2.6-16 %
+  // faster for rmsnorm, up to 13 % for the fused kernel (+-2.3 % at 528 x 3584-5376), >= 1.02x FlashInfer everywhere
+  // (H100, CUDA events, L2 flushed, NVIDIA_H100_decode_configs_past_decode_s32.txt). Not the fused kernel with
+  // 512-thread blocks of 2 vectors (8192): there the early weight was 0.2-9 % slower than the rule at 300-528 rows.
   const bool wave = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode &&
                     p.rows <= 4 * static_cast<int64_t>(sms) &&
                     nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
