@@ -239,7 +239,10 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   }
   int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
-  const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
+  const int64_t sm64 = sms;
+  const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
+  // Past decode, the rule's own ranges below are for 16-bit rows at the widest vector (fp32 keeps the old rule).
+  const bool past = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode;
   // One wave past decode (session 32): up to 4 x the SM count, 16-bit rows of <= 2 vectors a thread still take the
   // decode choices (one vector a thread, the weight early), while the grid is still one wave of resident blocks. The
   // rule's 4 vectors a thread and late weight lost to FlashInfer there by 2-8 % at 300-528 x 1536-5376 (300 x 3072
@@ -247,9 +250,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // faster for rmsnorm, up to 13 % for the fused kernel (+-2.3 % at 528 x 3584-5376), >= 1.02x FlashInfer everywhere
   // (H100, CUDA events, L2 flushed, NVIDIA_H100_decode_configs_past_decode_s32.txt). Not the fused kernel with
   // 512-thread blocks of 2 vectors (8192): there the early weight was 0.2-9 % slower than the rule at 300-528 rows.
-  const bool wave = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode &&
-                    p.rows <= 4 * static_cast<int64_t>(sms) &&
-                    nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
+  const bool wave = past && p.rows <= 4 * sm64 && nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
   const bool latency = decode || wave;  // the choices for a grid that runs as one wave: see above and below
   // Past that wave, 2 vectors a thread with the weight early, where the rule's 4 and late weight lost to FlashInfer
   // (H100, CUDA events, L2 flushed; NVIDIA_H100_decode_configs_mid_s32.txt, ..._fused_prefill_s32.txt):
@@ -258,8 +259,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   and 1.07-1.15x at 1200-1600 x 1536.
   // - fused_add_rmsnorm, rows of <= 1024 vectors (d <= 8192) up to 20 x the SM count: the rule 0.96-1.02x at 800-2600
   //   rows (1200 x 4096 bf16 0.96x, 900 x 5120 0.97x); this choice 1.01-1.06x at 1200-2600 rows x 2560-8192.
-  const int64_t sm64 = sms;
-  const bool mid = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && p.rows > 4 * sm64 &&
+  const bool mid = past && p.rows > 4 * sm64 &&
                    (kFused ? nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64
                            : (nvec <= kMaxBlock && p.rows <= 8 * sm64) || (nvec <= kMaxBlock / 2 && p.rows <= 16 * sm64));
   int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : mid ? 2 : 4;
@@ -280,8 +280,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
   if constexpr (kFused) {
-    const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
-    p.res_late = shared_sms && (p.rows > 2 * static_cast<int64_t>(sms)
+    const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;
+    p.res_late = shared_sms && (p.rows > 2 * sm64
                                     ? kWidest
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
