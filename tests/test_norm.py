@@ -189,7 +189,8 @@ def test_norm_every_vector_width(d, dtype):
 # exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Every row written (the
 # output; the fused op's x and residual, in place) sits between poisoned guard columns, above a poisoned guard row:
 # decode batches, the one-wave and mid row counts past them (early weight: 300, 700 and, fused, 2000 rows on 132 SMs)
-# and prefill batches.
+# and prefill batches; and two counts placed by the GPU's SM count: 7/4 of it (the fused op's 4-vector decode blocks
+# at 8192 wide) and 40 x (its narrow mid range past 20 x).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
 @pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 4096, 5120, 8192, 8184, 8200])
@@ -197,7 +198,8 @@ def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     guarded = lambda rows: torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
     def untouched(buf, rows): return buf[:, d:].isnan().all() and buf[rows].isnan().all()
-    for rows in (1, 5, 130, 300, 700, 2000, 3000):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 40 * sms):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         buf = guarded(rows)
         rmsnorm(x, w, 1e-6, out=buf[:rows, :d])

@@ -259,10 +259,22 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   and 1.07-1.15x at 1200-1600 x 1536.
   // - fused_add_rmsnorm, rows of <= 1024 vectors (d <= 8192) up to 20 x the SM count: the rule 0.96-1.02x at 800-2600
   //   rows (1200 x 4096 bf16 0.96x, 900 x 5120 0.97x); this choice 1.01-1.06x at 1200-2600 rows x 2560-8192.
+  // - fused_add_rmsnorm, narrow rows past that (session 33, H200, NVIDIA_H200_decode_configs_fused_past_mid_s33.txt):
+  //   at <= 256 vectors (d <= 2048) this choice was 0.4-4.6 % faster than the rule's at 4000-32768 rows (3000 x 2048
+  //   fp16 17.42 -> 16.00 us, FlashInfer 16.91); at <= 384 (d <= 3072) 0.4-3.7 % faster up to 16384 rows, 0.2-0.4 %
+  //   slower at 32768. So every row count at <= 256 vectors, and to 64 x the SM count at <= 384.
   const bool mid = past && p.rows > 4 * sm64 &&
-                   (kFused ? nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64
+                   (kFused ? (nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64) || nvec <= kMaxBlock / 2 ||
+                                 (nvec <= 3 * kMaxBlock / 4 && p.rows <= 64 * sm64)
                            : (nvec <= kMaxBlock && p.rows <= 8 * sm64) || (nvec <= kMaxBlock / 2 && p.rows <= 16 * sm64));
-  int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : mid ? 2 : 4;
+  // The fused kernel at decode rows whose blocks share SMs (>= 1.5 x the SM count) and whose rows would take
+  // 512-thread blocks of 2 vectors (8192): 256-thread blocks of 4 vectors, the weight still early. H200, 200-264 x
+  // 8192: 2.7-5.4 % faster (264 x 8192 bf16 8.61 -> 8.19 us, FlashInfer 8.74; NVIDIA_H200_decode_configs_fused_decode_vpt4_s33.txt);
+  // H100 264 x 8192 2.5-3 % (NVIDIA_H100_decode_configs_past_decode_s32.txt). At 4096-7168, or under 1.5 x the SMs,
+  // it was -6.6 to +2.5 %, so those keep 1-2 vectors.
+  const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && nvec > 2 * (kMaxBlock - 32) &&
+                           nvec <= 2 * kMaxBlock && 2 * p.rows >= 3 * sm64;
+  int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
@@ -270,7 +282,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
   // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
   // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
-  const bool early = mid || (latency && (!kFused || vpt <= 2 || p.rows <= sms));
+  const bool early = mid || wide_shared || (latency && (!kFused || vpt <= 2 || p.rows <= sms));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
   // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
