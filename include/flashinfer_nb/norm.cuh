@@ -262,7 +262,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // - fused_add_rmsnorm, narrow rows past that (session 33, H200, NVIDIA_H200_decode_configs_fused_past_mid_s33.txt):
   //   at <= 256 vectors (d <= 2048) this choice was 0.4-4.6 % faster than the rule's at 4000-32768 rows (3000 x 2048
   //   fp16 17.42 -> 16.00 us, FlashInfer 16.91); at <= 384 (d <= 3072) 0.4-3.7 % faster up to 16384 rows, 0.2-0.4 %
-  //   slower at 32768. So every row count at <= 256 vectors, and to 64 x the SM count at <= 384.
+  //   slower at 32768. So every row count at <= 256 vectors, and to 64 x the SM count at <= 384. On the H100 the same
+  //   choice was -0.4 to +2.0 % against that rule (NVIDIA_H100_decode_configs_fused_past_mid_new_s33.txt).
   const bool mid = past && p.rows > 4 * sm64 &&
                    (kFused ? (nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64) || nvec <= kMaxBlock / 2 ||
                                  (nvec <= 3 * kMaxBlock / 4 && p.rows <= 64 * sm64)
@@ -270,8 +271,10 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // The fused kernel at decode rows whose blocks share SMs (>= 1.5 x the SM count) and whose rows would take
   // 512-thread blocks of 2 vectors (8192): 256-thread blocks of 4 vectors, the weight still early. H200, 200-264 x
   // 8192: 2.7-5.4 % faster (264 x 8192 bf16 8.61 -> 8.19 us, FlashInfer 8.74; NVIDIA_H200_decode_configs_fused_decode_vpt4_s33.txt);
-  // H100 264 x 8192 2.5-3 % (NVIDIA_H100_decode_configs_past_decode_s32.txt). At 4096-7168, or under 1.5 x the SMs,
-  // it was -6.6 to +2.5 %, so those keep 1-2 vectors.
+  // H100 200-264 x 8192: -0.7 to +3.5 % (NVIDIA_H100_decode_configs_fused_decode_new_s33.txt). At 4096-7168, or under
+  // 1.5 x the SMs, it was -6.6 to +2.5 %, so those keep 1-2 vectors. Both grids are one wave; under Nsight Compute the
+  // 256-thread blocks issue an instruction every 12.6 cycles a warp against 20.6 for the 512-thread ones, at half the
+  // occupancy (NVIDIA_H200_ncu_fused_264x8192_bfloat16_s33.txt): the same loads from half the warps.
   const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && nvec > 2 * (kMaxBlock - 32) &&
                            nvec <= 2 * kMaxBlock && 2 * p.rows >= 3 * sm64;
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
