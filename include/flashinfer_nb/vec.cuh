@@ -133,6 +133,26 @@ __device__ __forceinline__ void convert_pairs(VecN<T, kN>& v, F f) {
   }
 }
 
+// x += y for 16-bit vectors, two elements an instruction, each sum rounded once to nearest (add.rn.{f16,bf16}x2; fma
+// with 1.0 before sm_90 for bf16). The same bits as adding in fp32 and rounding: the exact sum of two 16-bit values
+// either fits fp32's 24 bits or is dominated so far by the larger that neither rounding can move off it.
+template <int kN>
+__device__ __forceinline__ void add_pairs_rn(VecN<half, kN>& x, const VecN<half, kN>& y) {
+#pragma unroll
+  for (int j = 0; j < kN; j += 2)
+    *reinterpret_cast<half2*>(&x.data[j]) =
+        __hadd2(*reinterpret_cast<const half2*>(&x.data[j]), *reinterpret_cast<const half2*>(&y.data[j]));
+}
+#ifndef FLASHINFER_NB_NO_BF16
+template <int kN>
+__device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const VecN<nv_bfloat16, kN>& y) {
+#pragma unroll
+  for (int j = 0; j < kN; j += 2)
+    *reinterpret_cast<__nv_bfloat162*>(&x.data[j]) = __hadd2(*reinterpret_cast<const __nv_bfloat162*>(&x.data[j]),
+                                                             *reinterpret_cast<const __nv_bfloat162*>(&y.data[j]));
+}
+#endif
+
 // Programmatic dependent launch (PDL, sm_90+). A kernel launched with the programmatic-stream-serialization
 // attribute (launch_kernel below, pdl = true) may start while the kernel before it in the stream still runs;
 // pdl_wait() then blocks until that kernel has finished and its writes are visible, so every read of data
