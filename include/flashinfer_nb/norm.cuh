@@ -284,8 +284,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 1.5 x the SMs, it was -6.6 to +2.5 %, so those keep 1-2 vectors. Both grids are one wave; under Nsight Compute the
   // 256-thread blocks issue an instruction every 12.6 cycles a warp against 20.6 for the 512-thread ones, at half the
   // occupancy (NVIDIA_H200_ncu_fused_264x8192_bfloat16_s33.txt): the same loads from half the warps.
+  const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;  // about 1.5 blocks or more to an SM
   const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && nvec > 2 * (kMaxBlock - 32) &&
-                           nvec <= 2 * kMaxBlock && 2 * p.rows >= 3 * sm64;
+                           nvec <= 2 * kMaxBlock && shared_sms;
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
@@ -304,7 +305,6 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
   if constexpr (kFused) {
-    const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;
     p.res_late = shared_sms && (p.rows > 2 * sm64
                                     ? kWidest
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
