@@ -40,9 +40,9 @@ constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 
 // kExact (block mode only): group * kVPT == d / kVec, so every thread's every vector is in the row and the kernel tests
 // none. At decode that test is on the chain before the first load (a constant load of d, shifts, a compare, a branch
-// around the loads); see dispatch.
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
-__global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
+// around the loads); see dispatch. The kernels below wrap this body.
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, bool kExact>
+__device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
   const int lane = kGroup > 0 ? threadIdx.x % kGroup : threadIdx.x;
@@ -195,10 +195,32 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 }
 
 template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>(p);
+}
+
+// The fused prefill kernel (16-byte vectors of a 16-bit type, 4 a thread, late weight) held to 48 registers, for blocks
+// of <= 256 threads (d <= 8192): it holds 54 under the bound above, so 128-thread blocks fit 9 to an SM and 256-thread
+// blocks 4; at 48, 10 and 5 (more rows' loads in flight), with no spill. H200, lib_ab, every output identical
+// (NVIDIA_H200_lib_ab_regs48_s34.txt): 0.5-1.9 % faster at 4000-30000 rows x 4096 and 8192, both dtypes; but at
+// 12288-16384 (384-512 threads, where 48 registers fit no more blocks, or 14336's 448 threads go from 2 to 3 blocks)
+// 0.1-1.0 % slower, so those keep the kernel above. `__maxnreg__` cannot sit beside `__launch_bounds__`, and nvcc
+// allocates differently under each, so this is a second kernel over the same body rather than a bound on the first.
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
+__global__ void __maxnreg__(48) RMSNormKernel48(const NormParams p) {
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>(p);
+}
+template <typename T, int kVec, int kVPT, bool kFused, int kWeight>
+constexpr bool kHas48 = kFused && sizeof(T) == 2 && kVec == 8 && kVPT == 4 && kWeight == kLate;
+
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
-  int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
-  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>, dim3(static_cast<unsigned>(grid)),
-                       dim3(kGroup > 0 ? kPackedBlock : block), stream, p.pdl, p);
+  const int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
+  const dim3 g(static_cast<unsigned>(grid)), b(kGroup > 0 ? kPackedBlock : block);
+  if constexpr (kGroup == 0 && kHas48<T, kVec, kVPT, kFused, kWeight>) {
+    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kExact>, g, b, stream, p.pdl, p);
+  }
+  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>, g, b, stream, p.pdl, p);
 }
 
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
