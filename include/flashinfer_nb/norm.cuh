@@ -326,9 +326,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // at prefill with vectors under 16 bytes (x 14340) +0.5-1 %, and at decode with 4 vectors a thread (256 x 16384:
   // 15.1 -> 16.1 us, FlashInfer 16.1; 256 x 4100: 7.7 -> 8.0). A copy kernel shows the same effect: its loads, one
   // barrier, then its stores beat the plain copy by 5 % at 128-256 x 4096 (explore/norm_decode_pipe.cu, barcopy).
+  // Past decode, 16-bit rows of 1537-2048 vectors (12288 < d <= 16384: blocks of 416-512 threads with 4 vectors, two
+  // blocks an SM) store the residual early again. H200, lib_ab, 4000-65536 rows x 13312-16384: 0.2-0.9 % faster (16384
+  // x 16384 bf16 526.2 -> 523.3 us), 12288 -0.1 to +0.1 %; H100 -0.1 to +0.3 %
+  // (NVIDIA_H{200,100}_lib_ab_res_early_wide_s34.txt).
+  // Early at every prefill width was 0.8-1.4 % slower at 4096-8192 (NVIDIA_H200_lib_ab_res_early_stcs_s34.txt). Wider
+  // rows (8 vectors a thread) were not timed and keep it late.
   if constexpr (kFused) {
     p.res_late = shared_sms && (p.rows > 2 * sm64
-                                    ? kWidest
+                                    ? kWidest && !(sizeof(T) == 2 && vpt == 4 && nvec > 3 * kMaxBlock)
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
