@@ -249,6 +249,26 @@ def pdl_chain(fi_norm, fi_act, rows_list, flush, n, rounds, h=4096, inter=14336,
     return lines
 
 
+def table_bytes(dtypes, hiddens, rows_list, inter, n_acts):
+    """Device bytes the table's buffers hold at once (every case stays allocated across the interleaved rounds): per norm
+    shape x, out, residual and the two copy kernels' destinations (6 rows x d), per gated shape the input (2d), out (d)
+    and the copy kernel's source clone and destination (3d); plus the 256 MB L2 flush buffer."""
+    total = 256 << 20
+    for dt in dtypes:
+        es = torch.empty((), dtype=getattr(torch, dt)).element_size()
+        total += sum(6 * r * h * es for h in hiddens for r in rows_list)
+        total += n_acts * sum(6 * r * d * es for d in inter for r in rows_list)
+    return total
+
+
+def check_memory(need, free, total):
+    "Stop before allocating when the table cannot fit (a torch OOM halfway through, after the FlashInfer build, says less)."
+    if need > 0.95 * free:
+        sys.exit(f"the table's buffers need {need / 2**30:.1f} GiB at once, and the GPU has {free / 2**30:.1f} of "
+                 f"{total / 2**30:.1f} GiB free: every case stays allocated across the interleaved rounds, so split the "
+                 "shapes over several runs (fewer --rows or --hiddens per run)")
+
+
 def verdict(res, goal=1.05):
     "Summary lines: how many cases at each FI/ours level, and of those under `goal`, how many the copy ceiling allows."
     rows = [t for label, t in res if 'flashinfer' in t]
@@ -277,15 +297,18 @@ def main():
                     help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
     ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
     a = ap.parse_args()
+    hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
+    rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
+    inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
+    if not a.no_table:
+        check_memory(table_bytes(a.dtypes, [] if a.no_norm else hiddens, rows_list, inter, len(a.acts)),
+                     *torch.cuda.mem_get_info())
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_acts = fi_modules(root, sorted(set(a.acts) | ({'silu'} if a.pdl_chain else set())))
     from flashinfer_nb.magics import compile_cell
     copy_mod, rep = compile_cell('bench_copy2', COPY_CELL, progress=False)
     if copy_mod is None: sys.exit(f"the copy-ceiling kernel did not build:\n{rep.log}")
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
-    hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
-    rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
-    inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
     cases = []
     for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)

@@ -125,3 +125,19 @@ def test_cli_help_and_dry_run():
     d = _script('--routine', 'scale', '--log2-sizes', '10', '20', '--dtype', 'float16', '--dry-run')
     assert d.returncode == 0, d.stderr
     assert 'n=2^10 float16' in d.stdout and 'n=2^20 float16' in d.stdout and '4.2 MB' in d.stdout   # 2^20 fp16 read + written
+
+
+def test_bench_vs_flashinfer_checks_memory_first():
+    script = REPO/'benchmarks'/'bench_vs_flashinfer.py'
+    if not script.exists(): pytest.skip('benchmarks/ is not part of an installed package')
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('bench_vs_flashinfer', script)
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    # per norm shape 6 rows x d (x, out, residual, the copies' destinations), per gated shape 6 rows x d; 256 MB flush
+    assert m.table_bytes(['bfloat16'], [4096], [8], [], 1) == 6 * 8 * 4096 * 2 + (256 << 20)
+    assert m.table_bytes(['float32', 'float16'], [], [2], [100], 2) == 2 * 6 * 2 * 100 * (4 + 2) + (256 << 20)
+    need = m.table_bytes(['bfloat16', 'float16'], [16384], [65536], [], 0)
+    assert need > 24 * 2**30
+    m.check_memory(need, free=2 * need, total=2 * need)   # fits: returns
+    with pytest.raises(SystemExit, match=r'need 24\.\d GiB .* 20\.0 of 80\.0 GiB free.*fewer --rows'):
+        m.check_memory(need, free=20 * 2**30, total=80 * 2**30)
