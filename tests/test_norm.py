@@ -190,10 +190,11 @@ def test_norm_every_vector_width(d, dtype):
 # output; the fused op's x and residual, in place) sits between poisoned guard columns, above a poisoned guard row:
 # decode batches, the one-wave and mid row counts past them (early weight: 300, 700 and, fused, 2000 rows on 132 SMs)
 # and prefill batches; and two counts placed by the GPU's SM count: 7/4 of it (the fused op's 4-vector decode blocks
-# at 8192 wide) and 40 x (its narrow mid range past 20 x).
+# at 8192 wide, and at 12288-16384 its early-weight 4-vector blocks) and 40 x (its narrow mid range past 20 x);
+# 14336 also takes the early residual store past decode.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
-@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 4096, 5120, 8192, 8184, 8200])
+@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 4096, 5120, 8192, 8184, 8200, 12288, 14336])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     guarded = lambda rows: torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)

@@ -111,12 +111,15 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
     if (live && in_row(i)) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
-        // The prefill kernel (4+ vectors, late weight) adds packed pairs (add.rn.{f16,bf16}x2, the same bits): in bf16
-        // nvcc had unpacked all 4 residual vectors to fp32 ahead of the adds, 62 registers live (fp16: 49), 64
-        // allocated. Packed: 54, and bf16 0.7-1.9 % faster at 4000-30000 x 12288-16384 (16384 x 16384 530.8 -> 523.8
-        // us; FlashInfer 528), -0.3 to +0.5 % elsewhere (H200, lib_ab, every output identical;
-        // NVIDIA_H200_lib_ab_packed_add_s33.txt).
-        if constexpr (sizeof(T) == 2 && kVec % 2 == 0 && kVPT >= 4 && kWeight == kLate) {
+        // With 4+ vectors a thread the add takes packed pairs (add.rn.{f16,bf16}x2, the same bits): in bf16 nvcc had
+        // unpacked all 4 residual vectors to fp32 ahead of the adds, 62 registers live (fp16: 49), 64 allocated.
+        // - Late weight (session 33): 54 registers, bf16 0.7-1.9 % faster at 4000-30000 x 12288-16384 (16384 x 16384
+        //   530.8 -> 523.8 us; FlashInfer 528), -0.3 to +0.5 % elsewhere (H200; NVIDIA_H200_lib_ab_packed_add_s33.txt).
+        // - Early and batched weight (session 34): bf16 early 84 -> 64 registers (two 432-thread blocks an SM, not
+        //   one); at 133-256 rows x 4100-16384 -0.7 to +4.2 % (H200 and H100;
+        //   NVIDIA_H{200,100}_lib_ab_decode_early4_s34.txt).
+        // Every output identical in lib_ab.
+        if constexpr (sizeof(T) == 2 && kVec % 2 == 0 && kVPT >= 4) {
           add_pairs_rn(xv[k], rv[k]);
         } else {
           convert_pairs(xv[k], [&](int j) { return to_float(xv[k].data[j]) + to_float(rv[k].data[j]); });
@@ -315,9 +318,14 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
   // Early weight: rmsnorm always at decode (at 1 x 14338 bf16, 16 vectors of 4 bytes per thread: late 7.78 us,
   // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
-  // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62).
-  // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt.
-  const bool early = mid || wide_shared || (latency && (!kFused || vpt <= 2 || p.rows <= sms));
+  // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62;
+  // H200, benchmarks/results/NVIDIA_H200_issue19_decode_weight.txt), and for 16-bit types at 4 vectors whatever the
+  // rows (session 34). The loss at 256 x 16384 was bf16's early kernel holding 84 registers, one block an SM; with the
+  // packed residual add (above) it holds 64, as fp16's did. Early against batched at 133-256 rows x 4100-16384, both
+  // dtypes: H200 +3.4 to +6.6 %, H100 +2.8 to +7.4 % (256 x 16384 bf16 12.26 -> 11.71 us on the H200, FlashInfer 13.12;
+  // NVIDIA_H{200,100}_lib_ab_decode_early4_s34.txt).
+  const bool early = mid || wide_shared ||
+                     (latency && (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4)));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
   // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
