@@ -208,8 +208,9 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 // (NVIDIA_H200_lib_ab_regs48_s34.txt): 0.5-1.9 % faster at 4000-30000 rows x 4096 and 8192, both dtypes; but at
 // 12288-16384 (384-512 threads, where 48 registers fit no more blocks, or 14336's 448 threads go from 2 to 3 blocks)
 // 0.1-1.0 % slower, so those keep the kernel above. On the H100, already at its copy ceiling there, it is -0.2 to
-// +1.0 % at 3000-40000 rows x 2880-8192 (NVIDIA_H100_lib_ab_regs48_s34.txt, ..._regs48_off_s34.txt). `__maxnreg__` cannot sit beside `__launch_bounds__`, and nvcc
-// allocates differently under each, so this is a second kernel over the same body rather than a bound on the first.
+// +1.0 % at 3000-40000 rows x 2880-8192 (NVIDIA_H100_lib_ab_regs48_s34.txt, ..._regs48_off_s34.txt).
+// `__maxnreg__` cannot sit beside `__launch_bounds__`, and nvcc allocates differently under each, so this is a second
+// kernel over the same body rather than a bound on the first.
 template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
 __global__ void __maxnreg__(48) RMSNormKernel48(const NormParams p) {
   rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>(p);
