@@ -265,7 +265,7 @@ def main(argv=None):
     p.add_argument('command', choices=['workload', 'sanitize'])
     p.add_argument('ops', nargs='*', help=f"default: all of {', '.join(OP_CASES)}")
     p.add_argument('--tools', default='memcheck,racecheck,initcheck')
-    a = p.parse_args(argv)
+    a = p.parse_intermixed_args(argv)   # ops may follow --tools (.ci/sanitize.sh passes them last)
     unknown = [o for o in a.ops if o not in OP_CASES]
     if unknown: p.error(f"unknown ops {unknown}; known: {list(OP_CASES)}")
     if a.command == 'workload': sanitizer_workload(a.ops or None); return 0

@@ -72,6 +72,16 @@ def test_sanitizer_log_parser():
     assert race['summary'] == 1 and race['ops']['a']['errors'] == 1
 
 
+def test_cli_reads_ops_after_tools():
+    "`.ci/sanitize.sh OP` runs `sanitize --tools T OP`: the ops are read (and checked), not refused as extra arguments."
+    import contextlib, io
+    from flashinfer_nb.op_cases import main
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
+        main(['sanitize', '--tools', 'memcheck', 'no_such_op'])
+    assert 'unknown ops' in err.getvalue(), err.getvalue()
+
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('name', CASES)
 def test_bad_inputs(name):
