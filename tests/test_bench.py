@@ -141,3 +141,19 @@ def test_bench_vs_flashinfer_checks_memory_first():
     m.check_memory(need, free=2 * need, total=2 * need)   # fits: returns
     with pytest.raises(SystemExit, match=r'need 24\.\d GiB .* 20\.0 of 80\.0 GiB free.*fewer --rows'):
         m.check_memory(need, free=20 * 2**30, total=80 * 2**30)
+
+
+def test_bench_vs_flashinfer_trimmed_mean_resolves_between_modes():
+    script = REPO/'benchmarks'/'bench_vs_flashinfer.py'
+    if not script.exists(): pytest.skip('benchmarks/ is not part of an installed package')
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('bench_vs_flashinfer', script)
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    # two kernels whose timings fall on the same two modes, 0.2 us apart, in different proportions
+    a = [5.06] * 55 + [5.28] * 40 + [9.0] * 5      # 5 outliers, as a preempted launch gives
+    b = [5.06] * 45 + [5.28] * 50 + [9.0] * 5
+    assert m.summarize(a) == 5.06 and m.summarize(b) == 5.28   # the medians: a whole mode (4.3 %) apart
+    ta, tb = m.summarize(a, 'trimmed'), m.summarize(b, 'trimmed')
+    assert abs(ta - (45 * 5.06 + 35 * 5.28) / 80) < 1e-9 and abs(tb - (35 * 5.06 + 45 * 5.28) / 80) < 1e-9
+    assert 1.004 < tb / ta < 1.006                 # the 10 % of launches that moved a mode: 0.5 %, the outliers dropped
+    with pytest.raises(ValueError, match='median.*trimmed'): m.summarize(a, 'mean')
