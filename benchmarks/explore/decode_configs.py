@@ -17,12 +17,13 @@ ap.add_argument('--dtypes', nargs='+', default=['bfloat16'])
 ap.add_argument('--vpts', nargs='+', type=int, default=[0, 1, 2, 4, 8, 101, 102, 104])
 ap.add_argument('--ops', nargs='+', default=['rmsnorm', 'fused_add_rmsnorm'])
 ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
+ap.add_argument('--stat', choices=['median', 'trimmed'], default='median', help='as bench_vs_flashinfer.py --stat')
 a = ap.parse_args()
 
 fi_norm, _ = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
 m = get_norm_module()
 flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
-print(torch.cuda.get_device_name(), f'| median us (CUDA events, L2 flushed), median of {a.rounds} interleaved rounds;',
+print(torch.cuda.get_device_name(), f'| {a.stat} us (CUDA events, L2 flushed), median of {a.rounds} interleaved rounds;',
       'vptV: vpt_hint V (0: the built-in rule; a hint with no kernel for the width is left out)')
 for dt in (getattr(torch, d) for d in a.dtypes):
     for h in a.hiddens:
@@ -42,5 +43,5 @@ for dt in (getattr(torch, d) for d in a.dtypes):
             torch.cuda.synchronize()
             per = {k: [] for k in fns}
             for _ in range(a.rounds):
-                for k, f in fns.items(): per[k].append(time_one(f, flush, a.n))
+                for k, f in fns.items(): per[k].append(time_one(f, flush, a.n, a.stat))
             print(f"{str(dt).split('.')[1]} {rows}x{h}: " + '  '.join(f"{k} {statistics.median(v):.2f}" for k, v in per.items()), flush=True)
