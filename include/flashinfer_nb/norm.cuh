@@ -92,7 +92,6 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
     if constexpr (kClamp) {
       const int j = min(i, nvec - 1);
       xv[k] = in[j];
-      if constexpr (kFused) rv[k] = res[j];
       if constexpr (kWeight == kEarly) wv[k] = w[j];
     } else if (live && in_row(i)) {
       // One guarded block for every load of the vector, so they issue back to back. With the early weight in a loop
