@@ -1,4 +1,4 @@
-"""Issue 19, session 35: ours and FlashInfer 0.7.2's fused_add_rmsnorm (bf16), each launched twice after a warm-up,
+"""Issue 19, session 35: ours and FlashInfer 0.7.2's fused_add_rmsnorm (bf16), each launched twice (both profiled),
 for profiling both in one process under Nsight Compute. FLASHINFER_WHEEL_DIR as in bench_vs_flashinfer.py.
     ncu --clock-control none --kernel-name regex:RMSNorm --metrics gpu__time_duration.sum,dram__bytes_read.sum \\
         python benchmarks/explore/fused_pair.py 16384 15360
