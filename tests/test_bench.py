@@ -127,12 +127,17 @@ def test_cli_help_and_dry_run():
     assert 'n=2^10 float16' in d.stdout and 'n=2^20 float16' in d.stdout and '4.2 MB' in d.stdout   # 2^20 fp16 read + written
 
 
-def test_bench_vs_flashinfer_checks_memory_first():
+def _bench_vs_flashinfer():
+    "The script as a module (it lives in benchmarks/, outside the package)."
     script = REPO/'benchmarks'/'bench_vs_flashinfer.py'
     if not script.exists(): pytest.skip('benchmarks/ is not part of an installed package')
     import importlib.util
     spec = importlib.util.spec_from_file_location('bench_vs_flashinfer', script)
     m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    return m
+
+def test_bench_vs_flashinfer_checks_memory_first():
+    m = _bench_vs_flashinfer()
     # per norm shape 6 rows x d (x, out, residual, the copies' destinations), per gated shape 6 rows x d; 256 MB flush
     assert m.table_bytes(['bfloat16'], [4096], [8], [], 1) == 6 * 8 * 4096 * 2 + (256 << 20)
     assert m.table_bytes(['float32', 'float16'], [], [2], [100], 2) == 2 * 6 * 2 * 100 * (4 + 2) + (256 << 20)
@@ -144,11 +149,7 @@ def test_bench_vs_flashinfer_checks_memory_first():
 
 
 def test_bench_vs_flashinfer_trimmed_mean_resolves_between_modes():
-    script = REPO/'benchmarks'/'bench_vs_flashinfer.py'
-    if not script.exists(): pytest.skip('benchmarks/ is not part of an installed package')
-    import importlib.util
-    spec = importlib.util.spec_from_file_location('bench_vs_flashinfer', script)
-    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    m = _bench_vs_flashinfer()
     # two kernels whose timings fall on the same two modes, 0.2 us apart, in different proportions
     a = [5.06] * 55 + [5.28] * 40 + [9.0] * 5      # 5 outliers, as a preempted launch gives
     b = [5.06] * 45 + [5.28] * 50 + [9.0] * 5

@@ -8,7 +8,7 @@ and the most frequent values with their counts, so the steps can be seen and the
 
   FLASHINFER_WHEEL_DIR=... python benchmarks/explore/event_quantum.py [--n 2000] [--out FILE]
 """
-import argparse, collections, os, statistics, sys
+import argparse, collections, os, sys
 from pathlib import Path
 
 import torch
@@ -16,11 +16,6 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_vs_flashinfer as B  # noqa: E402
 from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm  # noqa: E402
-
-
-def trimmed(xs, frac=0.1):
-    xs = sorted(xs); k = int(len(xs) * frac)
-    return statistics.fmean(xs[k:len(xs) - k])
 
 
 def main():
@@ -59,7 +54,7 @@ def main():
              "each, interleaved; modes: the most frequent values (rounded to 0.01 us) with their counts"]
     stats = {}
     for k, v in ts.items():
-        med, tm = statistics.median(v), trimmed(v)
+        med, tm = B.summarize(v), B.summarize(v, 'trimmed')
         stats[k] = (med, tm)
         modes = collections.Counter(round(t, 2) for t in v).most_common(6)
         lines.append(f"{k:<36} median {med:6.3f}  trimmed mean {tm:6.3f}  modes "
