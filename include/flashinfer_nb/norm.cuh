@@ -38,10 +38,15 @@ constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kG
 //             only from the reduction to the stores).
 constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 
-// kExact (block mode only): group * kVPT == d / kVec, so every thread's every vector is in the row and the kernel tests
-// none. At decode that test is on the chain before the first load (a constant load of d, shifts, a compare, a branch
-// around the loads); see dispatch. The kernels below wrap this body.
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, bool kExact>
+// Which of a thread's vectors the kernel tests against the row's end (kFit, block mode only):
+//   kTested: every one.
+//   kExact:  none: group * kVPT == d / kVec, so every thread's every vector is in the row. At decode the test is on the
+//            chain before the first load (a constant load of d, shifts, a compare, a predicate or branch); see dispatch.
+//   kLast:   only the last: group * (kVPT - 1) <= d / kVec, so the others are in the row, and their loads issue
+//            before any test (dispatch: rmsnorm's early-weight decode kernels with 2 or 4 vectors a thread).
+// The kernels below wrap this body.
+constexpr int kTested = 0, kExact = 1, kLast = 2;
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, int kFit>
 __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
@@ -54,7 +59,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // (-1 to +1.5 % over four runs; H100, one process, NVIDIA_H100_lib_ab_prologue_s31.txt and ..._exact_s31.txt).
   const bool live = kGroup == 0 || row < p.rows;
   const int nvec = p.d / kVec;
-  auto in_row = [nvec](int i) { return kExact || i < nvec; };
+  auto in_row = [nvec](int i, int k) { return kFit == kExact || (kFit == kLast && k < kVPT - 1) || i < nvec; };
 
   const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + row * p.in_stride);
   V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
@@ -75,7 +80,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
-      if (live && in_row(i)) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
+      if (live && in_row(i, k)) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
   pdl_wait();  // PDL: every read of the inputs and every write comes after the previous kernel has finished
@@ -85,7 +90,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // the first load: 0.6-3.1 % faster at 1-528 rows x 1540-3000 on the H200, 0.6-2.2 % on the H100, every output
   // identical (NVIDIA_H{200,100}_lib_ab_clamp_s35.txt; 160 x 2880 bf16 4.91 -> 4.85 us on the H100). Not for the fused
   // kernel (-0.8 to +1.8 %) nor 2 vectors a thread (-2.5 to +2.6 %; NVIDIA_H100_lib_ab_clamp_vpt2_s35.txt).
-  constexpr bool kClamp = kGroup == 0 && !kExact && kVPT == 1 && !kFused;
+  constexpr bool kClamp = kGroup == 0 && kFit == kTested && kVPT == 1 && !kFused;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
@@ -93,7 +98,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
       const int j = min(i, nvec - 1);
       xv[k] = in[j];
       if constexpr (kWeight == kEarly) wv[k] = w[j];
-    } else if (live && in_row(i)) {
+    } else if (live && in_row(i, k)) {
       // One guarded block for every load of the vector, so they issue back to back. With the early weight in a loop
       // of its own (until session 28), nvcc put the weight's load first in bf16 and converted it before the branch
       // to the row's load: two dependent DRAM round trips (rmsnorm 8 x 1536 bf16: 2.37 us kernel time early vs 1.98
@@ -119,7 +124,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
-    if (live && in_row(i)) {
+    if (live && in_row(i, k)) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
         // With 4+ vectors a thread the add takes packed pairs (add.rn.{f16,bf16}x2, the same bits): in bf16 nvcc had
@@ -182,7 +187,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
-      if (in_row(i)) wv[k] = w[i];
+      if (in_row(i, k)) wv[k] = w[i];
     }
   }
 
@@ -190,7 +195,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
-    if (in_row(i)) {
+    if (in_row(i, k)) {
       const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
       if constexpr (kVec % 2 == 0) {
@@ -208,9 +213,9 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   }
 }
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
-  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>(p);
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>(p);
 }
 
 // The fused prefill kernel (16-byte vectors of a 16-bit type, 4 a thread, late weight) held to 48 registers, for blocks
@@ -222,21 +227,21 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 // +1.0 % at 3000-40000 rows x 2880-8192 (NVIDIA_H100_lib_ab_regs48_s34.txt, ..._regs48_off_s34.txt).
 // `__maxnreg__` cannot sit beside `__launch_bounds__`, and nvcc allocates differently under each, so this is a second
 // kernel over the same body rather than a bound on the first.
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
 __global__ void __maxnreg__(48) RMSNormKernel48(const NormParams p) {
-  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>(p);
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>(p);
 }
 template <typename T, int kVec, int kVPT, bool kFused, int kWeight>
 constexpr bool kHas48 = kFused && sizeof(T) == 2 && kVec == 8 && kVPT == 4 && kWeight == kLate;
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, bool kExact = false>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   const int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
   const dim3 g(static_cast<unsigned>(grid)), b(kGroup > 0 ? kPackedBlock : block);
   if constexpr (kGroup == 0 && kHas48<T, kVec, kVPT, kFused, kWeight>) {
-    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kExact>, g, b, stream, p.pdl, p);
+    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit>, g, b, stream, p.pdl, p);
   }
-  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kExact>, g, b, stream, p.pdl, p);
+  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>, g, b, stream, p.pdl, p);
 }
 
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
@@ -359,7 +364,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
                                     : vpt <= 2 && p.d * static_cast<int>(sizeof(T)) >= 8192);
   }
   int weight = weight_hint >= 0 ? weight_hint : early ? kEarly : decode && vpt >= 4 ? kBatched : kLate;
-  // The early kernel at the widest vector and <= 2 vectors a thread has an exact-fit twin (kExact: no test of the
+  // The early kernel at the widest vector and <= 2 vectors a thread has an exact-fit twin (kFit = kExact: no test of the
   // vector index) for rows that fill the block's threads exactly: for 16-bit types d a multiple of 256 up to 4096 and
   // of 512 up to 8192, which most model widths are (1536, 2048, 4096, 5120, 7168, 8192; not 2880 or 4100). H100, one
   // process, bits unchanged (NVIDIA_H100_lib_ab_exact_s31.txt):
@@ -370,13 +375,25 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const bool exact = static_cast<int64_t>(block) * vpt == nvec;
   constexpr bool kBf16 = sizeof(T) == 2 && !std::is_same<T, half>::value;  // fp16 / fp32 TUs omit cuda_bf16.h
   const bool fused_exact_ok = !kFused || !kBf16 || block < kMaxBlock;
+  // Decode rows that do not fill the block exactly: rmsnorm's early kernel with 2 or 4 vectors of 16 bytes a thread
+  // (16-bit d 4104-8184 and 8200-16376) tests only the last vector (kFit = kLast), since the others all lie in the row;
+  // their loads then issue before any test. H200, lib_ab, 1-256 rows x 12 widths, both dtypes (144 cases): 2 vectors
+  // 0.8-4.0 % faster (241 x 5000 fp16 5.68 -> 5.60 us), 4 vectors -0.1 to +3.4 % at 8200-13000 and -0.9 to +1.5 % at
+  // 16376 (NVIDIA_H200_lib_ab_last_only_s36.txt). Not past decode (the one-wave and mid ranges' 2 vectors: -7.2 to
+  // +3.8 %, 528 x 7000 fp16 8.17 -> 8.81 us), nor the fused kernel (4 vectors of 16 bytes: +0.3 to -14 %, 74 registers
+  // against 64 at fp16), nor narrower vectors or 8 and 16 vectors a thread (-6.2 to +14.3 %).
+  constexpr bool kLastOk = !kFused && kWidest && sizeof(T) == 2;
+  const bool last_only = decode && !exact && (vpt == 2 || vpt == 4) && static_cast<int64_t>(block) * (vpt - 1) <= nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
     if constexpr (kVec > 1 && kV * kVec < 64) {
       if (weight == kEarly) {
         if constexpr (kWidest && kV <= 2) {
-          if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, true>(p, block, stream);
+          if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, kExact>(p, block, stream);
+        }
+        if constexpr (kLastOk && (kV == 2 || kV == 4)) {
+          if (last_only) return launch<T, kVec, kV, 0, kFused, kEarly, kLast>(p, block, stream);
         }
         return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
       }
