@@ -242,6 +242,30 @@ def test_norm_checks_in_binding_match_python():
     assert_close_rel(rmsnorm(x3, w, 0), ref_rmsnorm(x3, w, 0.0), torch.bfloat16)
 
 
+# issue 19, session 36: the fused kernel's line-aligned mapping (2 vectors a thread, rows that do not fill the block,
+# about 1.5 blocks or more an SM) takes its shift from the input row's address. x and the residual at different offsets
+# from their lines (16, 0 and 112 bytes; rows of d + 64 elements, so the offset also changes from row to row) still
+# give the reference, and nothing beside the rows is written.
+@pytest.mark.cuda
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [4104, 5000, 7000])
+def test_fused_line_aligned_rows_at_any_offset(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (7 * sms // 4, 1000):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        for ox, o_r in ((8, 0), (0, 8), (56, 24)):
+            bx = torch.full((rows, d + 64), float('nan'), device='cuda', dtype=dtype)
+            br = torch.full_like(bx, float('nan'))
+            bx[:, ox:ox + d], br[:, o_r:o_r + d] = x, r
+            fused_add_rmsnorm(bx[:, ox:ox + d], br[:, o_r:o_r + d], w, 1e-6)
+            assert torch.equal(br[:, o_r:o_r + d], r + x)
+            assert_close_rel(bx[:, ox:ox + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+            for b, o in ((bx, ox), (br, o_r)):
+                assert b[:, :o].isnan().all() and b[:, o + d:].isnan().all(), (rows, ox, o_r)
+
+
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
 # on a chain where every kernel reads what the one before wrote (a missing griddepcontrol.wait reads stale data)
 from flashinfer_nb.activation import silu_and_mul

@@ -44,9 +44,13 @@ constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 //            chain before the first load (a constant load of d, shifts, a compare, a predicate or branch); see dispatch.
 //   kLast:   only the last: group * (kVPT - 1) <= d / kVec, so the others are in the row, and their loads issue
 //            before any test (dispatch: rmsnorm's early-weight decode kernels with 2 or 4 vectors a thread).
+// kShift (block mode, kTested only): the threads' vectors start at the 128-byte line that holds the row's first element,
+// not at the element: thread t takes vector t - s + k * group, s = the row's vectors before it in that line, so each
+// warp's load covers whole lines (a row 16 bytes off a line otherwise has each warp's 512 bytes span 5 lines, not 4).
+// The threads whose vector falls before the row or past it skip it. The block needs s spare vectors; see dispatch.
 // The kernels below wrap this body.
 constexpr int kTested = 0, kExact = 1, kLast = 2;
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, int kFit>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, int kFit, bool kShift = false>
 __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   using V = VecN<T, kVec>;
   const int group = kGroup > 0 ? kGroup : blockDim.x;
@@ -59,9 +63,14 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // (-1 to +1.5 % over four runs; H100, one process, NVIDIA_H100_lib_ab_prologue_s31.txt and ..._exact_s31.txt).
   const bool live = kGroup == 0 || row < p.rows;
   const int nvec = p.d / kVec;
-  auto in_row = [nvec](int i, int k) { return kFit == kExact || (kFit == kLast && k < kVPT - 1) || i < nvec; };
+  auto in_row = [nvec](int i, int k) {
+    return kFit == kExact || (kFit == kLast && k < kVPT - 1) || (i < nvec && (!kShift || i >= 0));
+  };
 
   const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + row * p.in_stride);
+  static_assert(!kShift || (kGroup == 0 && kFit == kTested), "kShift: block mode, every vector tested");
+  constexpr int kLineVecs = 128 / static_cast<int>(sizeof(V));
+  const int shift = kShift ? static_cast<int>(reinterpret_cast<uintptr_t>(in) / sizeof(V) % kLineVecs) : 0;
   V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
   const V* w = reinterpret_cast<const V*>(p.weight);
 
@@ -79,7 +88,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   if (kWeight != kEarly && blockIdx.x < kPrefetchBlocks) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group;
+      const int i = lane + k * group - shift;
       if (live && in_row(i, k)) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
@@ -90,10 +99,10 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // the first load: 0.6-3.1 % faster at 1-528 rows x 1540-3000 on the H200, 0.6-2.2 % on the H100, every output
   // identical (NVIDIA_H{200,100}_lib_ab_clamp_s35.txt; 160 x 2880 bf16 4.91 -> 4.85 us on the H100). Not for the fused
   // kernel (-0.8 to +1.8 %) nor 2 vectors a thread (-2.5 to +2.6 %; NVIDIA_H100_lib_ab_clamp_vpt2_s35.txt).
-  constexpr bool kClamp = kGroup == 0 && kFit == kTested && kVPT == 1 && !kFused;
+  constexpr bool kClamp = kGroup == 0 && kFit == kTested && kVPT == 1 && !kFused && !kShift;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = lane + k * group - shift;
     if constexpr (kClamp) {
       const int j = min(i, nvec - 1);
       xv[k] = in[j];
@@ -123,7 +132,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   float ss = 0.f, ss_odd = 0.f;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = lane + k * group - shift;
     if (live && in_row(i, k)) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
@@ -186,7 +195,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   if constexpr (kWeight == kBatched) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group;
+      const int i = lane + k * group - shift;
       if (in_row(i, k)) wv[k] = w[i];
     }
   }
@@ -194,7 +203,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + row * p.out_stride);
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = lane + k * group - shift;
     if (in_row(i, k)) {
       const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
@@ -213,9 +222,10 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   }
 }
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested,
+          bool kShift = false>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
-  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>(p);
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit, kShift>(p);
 }
 
 // The fused prefill kernel (16-byte vectors of a 16-bit type, 4 a thread, late weight) held to 48 registers, for blocks
@@ -227,21 +237,23 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormKernel(const NormParams p) {
 // +1.0 % at 3000-40000 rows x 2880-8192 (NVIDIA_H100_lib_ab_regs48_s34.txt, ..._regs48_off_s34.txt).
 // `__maxnreg__` cannot sit beside `__launch_bounds__`, and nvcc allocates differently under each, so this is a second
 // kernel over the same body rather than a bound on the first.
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested,
+          bool kShift = false>
 __global__ void __maxnreg__(48) RMSNormKernel48(const NormParams p) {
-  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>(p);
+  rmsnorm_rows<T, kVec, kVPT, kGroup, kFused, kWeight, kFit, kShift>(p);
 }
 template <typename T, int kVec, int kVPT, bool kFused, int kWeight>
 constexpr bool kHas48 = kFused && sizeof(T) == 2 && kVec == 8 && kVPT == 4 && kWeight == kLate;
 
-template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested>
+template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested,
+          bool kShift = false>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   const int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
   const dim3 g(static_cast<unsigned>(grid)), b(kGroup > 0 ? kPackedBlock : block);
   if constexpr (kGroup == 0 && kHas48<T, kVec, kVPT, kFused, kWeight>) {
-    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit>, g, b, stream, p.pdl, p);
+    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
   }
-  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kFit>, g, b, stream, p.pdl, p);
+  return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
 }
 
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
@@ -383,6 +395,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // +3.8 %, 528 x 7000 fp16 8.17 -> 8.81 us), nor the fused kernel (4 vectors of 16 bytes: +0.3 to -14 %, 74 registers
   // against 64 at fp16), nor narrower vectors or 8 and 16 vectors a thread (-6.2 to +14.3 %).
   constexpr bool kLastOk = !kFused && kWidest && sizeof(T) == 2;
+  // The fused kernel with 2 vectors of 16 bytes a thread (the early weight: decode and mid rows, 16-bit d <= 8192) on
+  // rows that do not fill the block, once about 1.5 blocks or more share each SM: the line-aligned mapping (kShift),
+  // where the block has the spare vectors (up to 7; 8184 has 1 and keeps the plain one). Rows of such widths start off
+  // their 128-byte line (7000 bf16: 14000 bytes a row). H200, lib_ab, 200-2600 rows x 3000-7000 (6 widths): bf16 -0.6
+  // to +7.9 % (256 x 7000 +4.0 %), fp16 -1.3 to +2.2 % (NVIDIA_H200_lib_ab_shift_s36.txt). At 64-177 rows it was -2.5
+  // to +0.4 %, with 1 vector a thread -0.9 to +0.6 %, with 4 (13000: more registers, fewer blocks an SM) 2-13 % slower,
+  // and rmsnorm's kernels -4.5 to +2.2 %. The sums then split the row differently: the rounding of rstd may differ.
+  const bool shifted = kFused && kWidest && sizeof(T) == 2 && vpt == 2 && shared_sms && !exact &&
+                       static_cast<int64_t>(block) * vpt >= nvec + 128 / (kVec * static_cast<int>(sizeof(T))) - 1;
   const bool last_only = decode && !exact && (vpt == 2 || vpt == 4) && static_cast<int64_t>(block) * (vpt - 1) <= nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
@@ -391,6 +412,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       if (weight == kEarly) {
         if constexpr (kWidest && kV <= 2) {
           if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, kExact>(p, block, stream);
+        }
+        if constexpr (kFused && kWidest && sizeof(T) == 2 && kV == 2) {
+          if (shifted) return launch<T, kVec, kV, 0, kFused, kEarly, kTested, true>(p, block, stream);
         }
         if constexpr (kLastOk && (kV == 2 || kV == 4)) {
           if (last_only) return launch<T, kVec, kV, 0, kFused, kEarly, kLast>(p, block, stream);
