@@ -1,0 +1,29 @@
+"""Issue 19, session 36: is a row that starts off its 128-byte line slower? Ours and FlashInfer 0.7.2's fused_add_rmsnorm
+and rmsnorm at widths whose contiguous rows start off a line (7000 bf16: 14000 bytes a row), the same rows at a
+128-byte-aligned row stride, and the nearest multiple of 256, timed like bench_vs_flashinfer.py (trimmed means).
+FLASHINFER_WHEEL_DIR as there. Run from the repository root: python benchmarks/explore/row_alignment.py"""
+import os, sys
+from pathlib import Path
+import torch
+sys.path.insert(0, str(Path.cwd() / 'benchmarks'))
+from bench_vs_flashinfer import fi_modules, time_one, compare
+from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+fi_norm, _ = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
+flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
+cases = []
+for dt in (torch.bfloat16, torch.float16):
+    for rows in (177, 241, 256):
+        for d, stride in ((4104, 4104), (4104, 4160), (4096, 4096), (5000, 5000), (5000, 5056), (5120, 5120), (7000, 7000), (7000, 7040), (7168, 7168)):
+            xb = torch.randn(rows, stride, device='cuda', dtype=dt); rb = torch.randn(rows, stride, device='cuda', dtype=dt)
+            ob = torch.empty(rows, stride, device='cuda', dtype=dt)
+            x, r, o = xb[:, :d], rb[:, :d], ob[:, :d]
+            w = torch.randn(d, device='cuda', dtype=dt)
+            fns = {'ours_fused': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6),
+                   'fi_fused': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False),
+                   'ours_rms': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o),
+                   'fi_rms': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
+            cases.append((f'{rows}x{d} stride {stride} {str(dt)[6:]}', fns))
+res = compare(cases, flush, 40, 3, timer=lambda fn, fl, n: time_one(fn, fl, n, 'trimmed'))
+print(torch.cuda.get_device_name(), '| trimmed mean us, CUDA events, L2 flushed, median of 3 rounds')
+for label, t in res:
+    print(f"{label:34s} ours fused {t['ours_fused']:6.2f} fi {t['fi_fused']:6.2f} ({t['fi_fused']/t['ours_fused']:.3f})   ours rms {t['ours_rms']:6.2f} fi {t['fi_rms']:6.2f} ({t['fi_rms']/t['ours_rms']:.3f})")
