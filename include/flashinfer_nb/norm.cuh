@@ -40,14 +40,14 @@ constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 
 // Which of a thread's vectors the kernel tests against the row's end (kFit, block mode only):
 //   kTested: every one.
-//   kExact:  none: group * kVPT == d / kVec, so every thread's every vector is in the row. At decode the test is on the
-//            chain before the first load (a constant load of d, shifts, a compare, a predicate or branch); see dispatch.
+//   kExact:  none: group * kVPT == d / kVec, so every thread's every vector is in the row. At decode the test is on
+//            the chain before the first load (a constant load of d, shifts, a compare, a predicate or branch).
 //   kLast:   only the last: group * (kVPT - 1) <= d / kVec, so the others are in the row, and their loads issue
-//            before any test (dispatch: rmsnorm's early-weight decode kernels with 2 or 4 vectors a thread).
-// kShift (block mode, kTested only): the threads' vectors start at the 128-byte line that holds the row's first element,
-// not at the element: thread t takes vector t - s + k * group, s = the row's vectors before it in that line, so each
-// warp's load covers whole lines (a row 16 bytes off a line otherwise has each warp's 512 bytes span 5 lines, not 4).
-// The threads whose vector falls before the row or past it skip it. The block needs s spare vectors; see dispatch.
+//            before any test (rmsnorm's early-weight decode kernels with 2 or 4 vectors a thread). See dispatch.
+// kShift (block mode, kTested only): the threads' vectors start at the 128-byte line that holds the row's first
+// element, not at the element: thread t takes vector t - s + k * group, s = the row's vectors before it in that line,
+// so each warp's load covers whole lines (a row 16 bytes off a line otherwise has each warp's 512 bytes span 5 lines,
+// not 4). The threads whose vector falls before the row or past it skip it. The block needs s spare vectors (dispatch).
 // The kernels below wrap this body.
 constexpr int kTested = 0, kExact = 1, kLast = 2;
 template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, int kFit, bool kShift = false>
@@ -251,7 +251,8 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   const int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
   const dim3 g(static_cast<unsigned>(grid)), b(kGroup > 0 ? kPackedBlock : block);
   if constexpr (kGroup == 0 && kHas48<T, kVec, kVPT, kFused, kWeight>) {
-    if (block <= 256) return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
+    if (block <= 256)
+      return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
   }
   return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
 }
@@ -387,24 +388,32 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const bool exact = static_cast<int64_t>(block) * vpt == nvec;
   constexpr bool kBf16 = sizeof(T) == 2 && !std::is_same<T, half>::value;  // fp16 / fp32 TUs omit cuda_bf16.h
   const bool fused_exact_ok = !kFused || !kBf16 || block < kMaxBlock;
-  // Decode rows that do not fill the block exactly: rmsnorm's early kernel with 2 or 4 vectors of 16 bytes a thread
-  // (16-bit d 4104-8184 and 8200-16376) tests only the last vector (kFit = kLast), since the others all lie in the row;
-  // their loads then issue before any test. H200, lib_ab, 1-256 rows x 12 widths, both dtypes (144 cases): 2 vectors
-  // 0.8-4.0 % faster (241 x 5000 fp16 5.68 -> 5.60 us), 4 vectors -0.1 to +3.4 % at 8200-13000 and -0.9 to +1.5 % at
-  // 16376 (NVIDIA_H200_lib_ab_last_only_s36.txt). Not past decode (the one-wave and mid ranges' 2 vectors: -7.2 to
-  // +3.8 %, 528 x 7000 fp16 8.17 -> 8.81 us), nor the fused kernel (4 vectors of 16 bytes: +0.3 to -14 %, 74 registers
-  // against 64 at fp16), nor narrower vectors or 8 and 16 vectors a thread (-6.2 to +14.3 %).
+  // Decode rows that do not fill the block exactly: rmsnorm's early kernel with 2 vectors of 16 bytes a thread (16-bit
+  // d 4104-8184), or 4 up to 12288, tests only the last vector (kFit = kLast), since the others all lie in the row;
+  // their loads then issue before any test. lib_ab, 1-256 rows, both dtypes (NVIDIA_H200_lib_ab_last_only_s36.txt,
+  // NVIDIA_H100_lib_ab_last_only_shift_s36.txt):
+  // - H200, 12 widths (144 cases): 2 vectors 0.8-4.0 % faster (241 x 5000 fp16 5.68 -> 5.60 us), 4 vectors -0.1 to
+  //   +3.4 % at 8200-11000; H100, 8 widths: 2 vectors 0.1-3.1 %, 4 vectors at 9000-11000 0.1-3.2 %.
+  // - Wider, 4 vectors gain less: 13000 -0.1 to +2.3 % (H200) and -1.0 to +2.7 % (H100), 16376 -0.9 to +1.5 % and
+  //   -1.4 to +1.1 %; so not past 1536 vectors.
+  // Not past decode (the one-wave and mid ranges' 2 vectors: -7.2 to +3.8 % on the H200, 528 x 7000 fp16 8.17 -> 8.81
+  // us), nor the fused kernel (4 vectors of 16 bytes: +0.3 to -14 %, 74 registers against 64 at fp16), nor narrower
+  // vectors or 8 and 16 vectors a thread (-6.2 to +14.3 %).
   constexpr bool kLastOk = !kFused && kWidest && sizeof(T) == 2;
   // The fused kernel with 2 vectors of 16 bytes a thread (the early weight: decode and mid rows, 16-bit d <= 8192) on
   // rows that do not fill the block, once about 1.5 blocks or more share each SM: the line-aligned mapping (kShift),
   // where the block has the spare vectors (up to 7; 8184 has 1 and keeps the plain one). Rows of such widths start off
-  // their 128-byte line (7000 bf16: 14000 bytes a row). H200, lib_ab, 200-2600 rows x 3000-7000 (6 widths): bf16 -0.6
-  // to +7.9 % (256 x 7000 +4.0 %), fp16 -1.3 to +2.2 % (NVIDIA_H200_lib_ab_shift_s36.txt). At 64-177 rows it was -2.5
-  // to +0.4 %, with 1 vector a thread -0.9 to +0.6 %, with 4 (13000: more registers, fewer blocks an SM) 2-13 % slower,
-  // and rmsnorm's kernels -4.5 to +2.2 %. The sums then split the row differently: the rounding of rstd may differ.
+  // their 128-byte line (7000 bf16: 14000 bytes a row). lib_ab (NVIDIA_H200_lib_ab_shift_s36.txt,
+  // NVIDIA_H100_lib_ab_last_only_shift_s36.txt):
+  // - H200, 200-2600 rows x 3000-7000 (6 widths): bf16 -0.6 to +7.9 % (256 x 7000 +4.0 %), fp16 -1.3 to +2.2 %;
+  // - H100, 200-2000 rows x 3000-7000: bf16 -0.4 to +5.7 %, fp16 -0.9 to +5.2 %.
+  // At 64-177 rows it was -2.5 to +0.4 % (H200), with 1 vector a thread -0.9 to +0.6 %, with 4 (13000: more registers,
+  // fewer blocks an SM) 2-13 % slower, and rmsnorm's kernels -4.5 to +2.2 %. The sums then split the row differently,
+  // so rstd may round differently.
   const bool shifted = kFused && kWidest && sizeof(T) == 2 && vpt == 2 && shared_sms && !exact &&
                        static_cast<int64_t>(block) * vpt >= nvec + 128 / (kVec * static_cast<int>(sizeof(T))) - 1;
-  const bool last_only = decode && !exact && (vpt == 2 || vpt == 4) && static_cast<int64_t>(block) * (vpt - 1) <= nvec;
+  const bool last_only = decode && !exact && (vpt == 2 || (vpt == 4 && nvec <= 3 * kMaxBlock)) &&
+                         static_cast<int64_t>(block) * (vpt - 1) <= nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
