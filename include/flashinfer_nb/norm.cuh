@@ -282,7 +282,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;
-  // Instantiated only where they pay (issue 16: the module's compile time; 462 kernels before, 266 now):
+  // Instantiated only where they pay (issue 16: the module's compile time; 462 kernels before, 266 after; 286 in
+  // session 36):
   // - packed groups only at the widest vector: a narrower one means a width that is not a multiple of 16 bytes
   //   or an unaligned view, and such short rows (d <= 128 vectors) are rare enough to take the block path;
   // - the weight early or batched only with vectors of 2 or more elements and under 64 elements a thread (at 64
