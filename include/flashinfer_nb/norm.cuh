@@ -356,8 +356,17 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // packed residual add (above) it holds 64, as fp16's did. Early against batched at 133-256 rows x 4100-16384, both
   // dtypes: H200 +3.4 to +6.6 %, H100 +2.8 to +7.4 % (256 x 16384 bf16 12.26 -> 11.71 us on the H200, FlashInfer 13.12;
   // NVIDIA_H{200,100}_lib_ab_decode_early4_s34.txt).
+  // Narrower vectors, the same 32 elements a thread or fewer (session 36): 16-bit rows that are a multiple of 2 but
+  // not 4 elements (4-byte vectors, 8 or 16 a thread: d 4098-16382) and of 4 but not 8 with blocks of <= 320 threads
+  // (8-byte vectors, 8 a thread: d 8196-10240) had kept the batched weight past the SM count. Early against it at
+  // 133-256 rows, two runs each (NVIDIA_H{100,200}_lib_ab_early_narrow_s36.txt): H100 +1.7 to +9.7 %, H200 +1.5 to
+  // +16.6 % (256 x 8190 bf16 +16 %); 64 rows (early already) +-0.7 %. With 8-byte vectors the early kernel holds 82
+  // registers, so 352+ threads fit one block an SM where the batched kernel's 64 fit two: at 10244 and 14340 it was
+  // -4.8 to +2.3 % (H100, 133-256 rows), so those keep the batched weight.
+  const bool early_narrow = sizeof(T) == 2 && (kVec == 2 || (kVec == 4 && block <= 320)) && vpt * kVec <= 32;
   const bool early = mid || wide_shared ||
-                     (latency && (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4)));
+                     (latency && (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4) ||
+                                  early_narrow));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
   // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
