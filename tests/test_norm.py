@@ -195,10 +195,10 @@ def test_norm_every_vector_width(d, dtype):
 # 2056, 2880; 1540 in 8-byte vectors) run rmsnorm's clamped loads: threads past the row load its last vector (session 35).
 # At decode, rows of 2 or 4 vectors a thread that do not fill the block (5000, 8184; 8200, 11000) run rmsnorm's kernel
 # that tests only each thread's last vector (session 36); 9220 and 12802 (8- and 4-byte vectors, 8 and 16 a thread)
-# take the fused kernel's early weight past the SM count (session 36).
+# take the fused kernel's early weight past the SM count, and 3592 its 4-vector decode blocks (session 36).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
-@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 2880, 1540, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
+@pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 2880, 1540, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     guarded = lambda rows: torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)

@@ -342,8 +342,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 256-thread blocks issue an instruction every 12.6 cycles a warp against 20.6 for the 512-thread ones, at half the
   // occupancy (NVIDIA_H200_ncu_fused_264x8192_bfloat16_s33.txt): the same loads from half the warps.
   const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;  // about 1.5 blocks or more to an SM
-  const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && nvec > 2 * (kMaxBlock - 32) &&
-                           nvec <= 2 * kMaxBlock && shared_sms;
+  // The same at 400-511 vectors (16-bit d 3200-4088) that do not fill a warp exactly, where the rule gave one vector a
+  // thread (session 36). Forcing 128-thread blocks of 4 vectors (early weight) at 177-256 rows (decode_configs.py,
+  // NVIDIA_H{100,200}_decode_configs_fused_vpt4_narrow_s36.txt) looked like +1 to +4 % at 3300-4096. In one binary
+  // (lib_ab, two runs each, NVIDIA_H{100,200}_lib_ab_fused_vpt4_narrow_s36.txt), 200-256 rows x 3200-4000: H100 -0.2
+  // to +1.9 %, H200 -0.7 to +1.4 % (3592-4000 fp16 +0.4 to +1.9 % on both). At 4096 (the exact-fit twin otherwise)
+  // H100 -2.5 to +0.3 %, so not there; under 400 vectors -4.1 to +2.2 % (3000-3096, decode_configs).
+  const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && shared_sms &&
+                           ((nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
+                            (nvec >= 400 && nvec < kMaxBlock && nvec % 32 != 0));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
