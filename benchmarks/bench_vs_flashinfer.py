@@ -293,6 +293,27 @@ def verdict(res, goal=1.05):
                 f"{len(bound)} have FI/copy < {goal:.2f} (even a kernel at the same-run copy time would not reach {goal:.2f}x)"]
 
 
+def recheck(res, cases, times, rerun, goal=1.05):
+    """The cases of `res` under `goal` (FI/ours), each timed `times` more times by `rerun([(label, fns)])` (compare's
+    result for that one case). One table's case under the goal can be a transient: on the H200, fused 256 x 3592 bf16
+    was 1.00x in one table and 1.06-1.10x in three reruns right after (session 36). Lines: each case's FI/ours in the
+    table and in every rerun, and their median; then how many stay under the goal by that median."""
+    fns = dict(cases)
+    under = [(label.removesuffix(' ~'), t['flashinfer'] / t['ours']) for label, t in res
+             if 'flashinfer' in t and t['flashinfer'] / t['ours'] < goal]
+    if times <= 0 or not under: return []
+    lines = ['', f"recheck: the {len(under)} cases under {goal:.2f}x timed {times} more times "
+                 "(FI/ours in the table, then in each rerun; their median)"]
+    still = 0
+    for label, first in under:
+        rs = [first] + [t['flashinfer'] / t['ours'] for _ in range(times) for _, t in rerun([(label, fns[label])])]
+        med = statistics.median(rs)
+        still += med < goal
+        lines.append(f"{label:<36} " + ' '.join(f'{x:.3f}' for x in rs) + f"   median {med:.3f}")
+    lines.append(f"{still} of {len(under)} stay under {goal:.2f}x by that median")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--quick', action='store_true', help='fewer shapes')
@@ -311,6 +332,8 @@ def main():
     ap.add_argument('--pdl-chain', nargs='+', type=int, metavar='ROWS',
                     help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
     ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
+    ap.add_argument('--recheck', type=int, default=0, metavar='K',
+                    help='time each case under 1.05x K more times (fresh rounds) and report the median of its ratios')
     a = ap.parse_args()
     hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
     rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
@@ -355,7 +378,8 @@ def main():
         dummy = torch.empty(1, device='cuda')
         cases = [('empty kernel (floor)', {'ours': lambda: copy_mod.empty(dummy)})] + cases + \
                 [('empty kernel (floor), again', {'ours': lambda: copy_mod.empty(dummy)})]
-    res = compare(cases, flush, a.n, a.rounds, timer=lambda f, fl, n: time_one(f, fl, n, a.stat))
+    timer = lambda f, fl, n: time_one(f, fl, n, a.stat)
+    res = compare(cases, flush, a.n, a.rounds, timer=timer)
     # the lower of the two: a slow one (seen once at 25.8 us against 2.98 on the H100 machine) is not the floor
     floors = [t['ours'] for label, t in res if label.startswith('empty kernel')]
     floor = min(floors) if floors else None
@@ -382,6 +406,8 @@ def main():
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} "
                      f"{t['flashinfer'] / t['ours']:8.2f}{cp} {over:10.2f}{ceil}")
     if cases: lines += verdict(res)
+    if cases and a.recheck > 0:
+        lines += recheck(res, cases, a.recheck, lambda cs: compare(cs, flush, a.n, a.rounds, timer=timer))
     if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_acts['silu'], a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm)
     text = '\n'.join(lines)
