@@ -342,15 +342,17 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 256-thread blocks issue an instruction every 12.6 cycles a warp against 20.6 for the 512-thread ones, at half the
   // occupancy (NVIDIA_H200_ncu_fused_264x8192_bfloat16_s33.txt): the same loads from half the warps.
   const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;  // about 1.5 blocks or more to an SM
-  // The same at 400-511 vectors (16-bit d 3200-4088) that do not fill a warp exactly, where the rule gave one vector a
-  // thread (session 36). Forcing 128-thread blocks of 4 vectors (early weight) at 177-256 rows (decode_configs.py,
-  // NVIDIA_H{100,200}_decode_configs_fused_vpt4_narrow_s36.txt) looked like +1 to +4 % at 3300-4096. In one binary
-  // (lib_ab, two runs each, NVIDIA_H{100,200}_lib_ab_fused_vpt4_narrow_s36.txt), 200-256 rows x 3200-4000: H100 -0.2
-  // to +1.9 %, H200 -0.7 to +1.4 % (3592-4000 fp16 +0.4 to +1.9 % on both). At 4096 (the exact-fit twin otherwise)
-  // H100 -2.5 to +0.3 %, so not there; under 400 vectors -4.1 to +2.2 % (3000-3096, decode_configs).
+  // The same at 400-1024 vectors (16-bit d 3200-8192) that do not fill the rule's block exactly (session 36): 4-vector
+  // blocks instead of 1 vector a thread (up to 511 vectors) or 2 (512-1024), the weight early. lib_ab, 200-256 rows,
+  // two runs each (NVIDIA_H{100,200}_lib_ab_fused_vpt4_narrow_s36.txt, ..._vpt4_mid_s36.txt):
+  // - 3200-4000: H100 -0.2 to +1.9 %, H200 -0.7 to +1.4 % (3592-4000 fp16 +0.4 to +1.9 % on both);
+  // - 4104-7000: H100 +0.8 to +4.2 %, H200 +1.4 to +5.3 % (256 x 6000 fp16 +5.1 %), where 2 vectors had the
+  //   line-aligned mapping (kShift, below; it stays for those rows past decode).
+  // Not the exact fits (4096, 5120, 7168: the exact-fit twins; at 4096 4 vectors were -2.5 to +0.3 % on the H100),
+  // nor under 400 vectors (-4.1 to +2.2 % at 3000-3096, decode_configs.py), nor at 177 rows (under 1.5 x the SMs).
   const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && shared_sms &&
                            ((nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
-                            (nvec >= 400 && nvec < kMaxBlock && nvec % 32 != 0));
+                            (nvec >= 400 && nvec <= 2 * kMaxBlock && nvec % (nvec <= kMaxBlock ? 32 : 64) != 0));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
@@ -417,8 +419,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // us), nor the fused kernel (4 vectors of 16 bytes: +0.3 to -14 %, 74 registers against 64 at fp16), nor narrower
   // vectors or 8 and 16 vectors a thread (-6.2 to +14.3 %).
   constexpr bool kLastOk = !kFused && kWidest && sizeof(T) == 2;
-  // The fused kernel with 2 vectors of 16 bytes a thread (the early weight: decode and mid rows, 16-bit d <= 8192) on
-  // rows that do not fill the block, once about 1.5 blocks or more share each SM: the line-aligned mapping (kShift),
+  // The fused kernel with 2 vectors of 16 bytes a thread (the early weight: the one-wave and mid rows past decode; at
+  // decode such rows now take 4 vectors, above; 16-bit d <= 8192) on rows that do not fill the block, once about 1.5
+  // blocks or more share each SM: the line-aligned mapping (kShift),
   // where the block has the spare vectors (up to 7; 8184 has 1 and keeps the plain one). Rows of such widths start off
   // their 128-byte line (7000 bf16: 14000 bytes a row). lib_ab (NVIDIA_H200_lib_ab_shift_s36.txt,
   // NVIDIA_H100_lib_ab_last_only_shift_s36.txt):
