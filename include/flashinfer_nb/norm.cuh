@@ -342,6 +342,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 256-thread blocks issue an instruction every 12.6 cycles a warp against 20.6 for the 512-thread ones, at half the
   // occupancy (NVIDIA_H200_ncu_fused_264x8192_bfloat16_s33.txt): the same loads from half the warps.
   const bool shared_sms = sms > 0 && 2 * p.rows >= 3 * sm64;  // about 1.5 blocks or more to an SM
+  // A block of v vectors a thread is whole warps; the row fills it exactly when that block holds nvec vectors.
+  auto block_of = [nvec](int v) { return static_cast<int>(ceil_div(ceil_div(nvec, v), 32) * 32); };
+  auto fills = [&](int v) { return static_cast<int64_t>(block_of(v)) * v == nvec; };
   // The same at 400-1024 vectors (16-bit d 3200-8192) that do not fill the rule's block exactly (session 36): 4-vector
   // blocks instead of 1 vector a thread (up to 511 vectors) or 2 (512-1024), the weight early. lib_ab, 200-256 rows,
   // two runs each (NVIDIA_H{100,200}_lib_ab_fused_vpt4_narrow_s36.txt, ..._vpt4_mid_s36.txt):
@@ -352,11 +355,11 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // nor under 400 vectors (-4.1 to +2.2 % at 3000-3096, decode_configs.py), nor at 177 rows (under 1.5 x the SMs).
   const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && shared_sms &&
                            ((nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
-                            (nvec >= 400 && nvec <= 2 * kMaxBlock && nvec % (nvec <= kMaxBlock ? 32 : 64) != 0));
+                            (nvec >= 400 && nvec <= 2 * kMaxBlock && !fills(nvec <= kMaxBlock ? 1 : 2)));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
-  const int block = static_cast<int>(ceil_div(ceil_div(nvec, vpt), 32) * 32);
+  const int block = block_of(vpt);
   // Early weight: rmsnorm always at decode (at 1 x 14338 bf16, 16 vectors of 4 bytes per thread: late 7.78 us,
   // batched 6.21, early 5.34; FlashInfer 8.19); the fused kernel while it holds <= 2 vectors per operand or has at
   // most one block per SM (128 x 16384: early 8.42, batched 8.96, late 9.41; 256 x 16384: 13.73 / 12.58 / 12.62;
@@ -404,7 +407,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   was 0.5-1 % slower at 1-32 rows, so there is none.
   // - fused_add_rmsnorm fp16 0.2-4.3 % faster, bf16 -1.7 to +0.4 % at 1536-7168; but bf16 with 512-thread blocks
   //   (4096, 8192) 0.4-1.2 % slower in three runs, so that case keeps the tested kernel. fp32 follows fp16 (not timed).
-  const bool exact = static_cast<int64_t>(block) * vpt == nvec;
+  const bool exact = fills(vpt);
   constexpr bool kBf16 = sizeof(T) == 2 && !std::is_same<T, half>::value;  // fp16 / fp32 TUs omit cuda_bf16.h
   const bool fused_exact_ok = !kFused || !kBf16 || block < kMaxBlock;
   // Decode rows that do not fill the block exactly: rmsnorm's early kernel with 2 vectors of 16 bytes a thread (16-bit
