@@ -1,11 +1,11 @@
 """Issue 19, session 36: is a row that starts off its 128-byte line slower? Ours and FlashInfer 0.7.2's fused_add_rmsnorm
 and rmsnorm at widths whose contiguous rows start off a line (7000 bf16: 14000 bytes a row), the same rows at a
 128-byte-aligned row stride, and the nearest multiple of 256, timed like bench_vs_flashinfer.py (trimmed means).
-FLASHINFER_WHEEL_DIR as there. Run from the repository root: python benchmarks/explore/row_alignment.py"""
+FLASHINFER_WHEEL_DIR as there: python benchmarks/explore/row_alignment.py"""
 import os, sys
 from pathlib import Path
 import torch
-sys.path.insert(0, str(Path.cwd() / 'benchmarks'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_vs_flashinfer import fi_modules, time_one, compare
 from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
 fi_norm, _ = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
