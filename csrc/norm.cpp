@@ -80,7 +80,7 @@ void run(flashinfer_nb::norm_detail::NormParams p, DLDevice device, DLDataType d
                                 << " at this row's vector width (at most 64 elements a thread and 1024 threads a row)";
     if (st == cudaErrorInvalidValue)
       TVM_FFI_THROW(ValueError) << what << ": hidden size " << p.d
-                                << " is too large (at most 32768 for 16-byte-aligned rows, else 16384)";
+                                << " is too large (at most 32768 for 16-byte-aligned rows, 32760 for other 16-bit rows, else 16384)";
     CHECK_CUDA_SUCCESS(st, what);
     return true;
   });

@@ -127,9 +127,13 @@ def test_norm_rejects_bad_input_on_gpu():
         with pytest.raises(exc, match=msg): fn()
     # the C++ checks stand behind the Python ones (skip_check=True goes straight to the kernel)
     with pytest.raises(ValueError, match='weight must be 1-D of length 256'): rmsnorm(x, w[:128], skip_check=True)
-    # odd hidden sizes above 16384 cannot use vectors: the binding says so
+    # odd hidden sizes above 16384: 16-bit rows take the peeled kernel up to 32760 (norm_peeled.cuh), fp32 rows
+    # cannot use vectors past 16384, and a 16-bit row of 32761 spans a chunk too many: the binding says so
     xo = torch.randn(2, 16385, device='cuda', dtype=torch.bfloat16); wo = torch.randn(16385, device='cuda', dtype=torch.bfloat16)
-    with pytest.raises(ValueError, match='too large'): rmsnorm(xo, wo)
+    assert_close_rel(rmsnorm(xo, wo), ref_rmsnorm(xo, wo, 1e-6), torch.bfloat16)
+    with pytest.raises(ValueError, match='too large'): rmsnorm(xo.float(), wo.float())
+    xo = torch.randn(2, 32761, device='cuda', dtype=torch.bfloat16); wo = torch.randn(32761, device='cuda', dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match=r'too large \(at most 32768 for 16-byte-aligned rows, 32760 for other 16-bit'): rmsnorm(xo, wo)
 
 @pytest.mark.cuda
 def test_rmsnorm_all_launch_configs_agree():
@@ -146,9 +150,9 @@ def test_rmsnorm_all_launch_configs_agree():
             x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)
             assert torch.equal(r2, r + x)
             assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.bfloat16)
-    # not instantiated, so refused by name: a held weight at 64 elements a thread (8 vectors of 8), a single-element
-    # row's early weight (1537 wide)
-    for d, vpt in ((4096, 208), (4096, 108), (1537, 101)):
+    # not instantiated, so refused by name: a held weight at 64 elements a thread (8 vectors of 8), and in the peeled
+    # kernel (odd widths) at 8 chunks a thread
+    for d, vpt in ((4096, 208), (4096, 108), (1537, 108)):
         x = torch.randn(4, d, device='cuda', dtype=torch.bfloat16); w = torch.randn(d, device='cuda', dtype=torch.bfloat16)
         with pytest.raises(ValueError, match=f'vpt_hint {vpt}'): m.rmsnorm(torch.empty_like(x), x, w, 1e-6, 0.0, vpt, None)
 
@@ -264,6 +268,63 @@ def test_fused_line_aligned_rows_at_any_offset(d, dtype):
             assert_close_rel(bx[:, ox:ox + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
             for b, o in ((bx, ox), (br, o_r)):
                 assert b[:, :o].isnan().all() and b[:, o + d:].isnan().all(), (rows, ox, o_r)
+
+
+# issue 19, session 37: 16-bit rows whose elements are not on 4-byte boundaries (odd widths; views an element off) take
+# the peeled kernel (norm_peeled.cuh), which reads the 16-byte chunks of memory that hold the row and the first and
+# last element by element. An odd width puts the rows at every offset 0-7 in turn. Each row written (the output; the
+# fused op's x and residual, in place) sits between poisoned guard columns above a poisoned guard row, at decode
+# (early weight), one wave and prefill (late weight; residual stored with the output from 1.5 blocks an SM). The widths
+# span 1 to 8 chunks a thread, from a row shorter than a chunk (1, 9) to 32759; rows whose x, residual and out sit at
+# different offsets keep the single-element kernel (vectors of 1), as do fp32 rows. Every forced launch choice agrees.
+PEELED_HIDDEN = [1, 9, 1537, 4095, 4097, 7585, 11875, 16383, 20001, 32759]
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', PEELED_HIDDEN)
+def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    guarded = lambda rows: torch.full((rows + 1, d + 24), float('nan'), device='cuda', dtype=dtype)
+    def untouched(buf, rows, o): return buf[:, :o].isnan().all() and buf[:, o + d:].isnan().all() and buf[rows].isnan().all()
+    for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (2000, 0)):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        xb, buf = guarded(rows), guarded(rows)                # x and out o elements into rows of d + 24
+        xb[:rows, o:o + d] = x
+        rmsnorm(xb[:rows, o:o + d], w, 1e-6, out=buf[:rows, o:o + d])
+        assert_close_rel(buf[:rows, o:o + d], ref_rmsnorm(x, w, 1e-6), dtype)
+        assert untouched(buf, rows, o), ('rmsnorm', rows, o)
+        bx, br = guarded(rows), guarded(rows)
+        bx[:rows, o:o + d], br[:rows, o:o + d] = x, r
+        fused_add_rmsnorm(bx[:rows, o:o + d], br[:rows, o:o + d], w, 1e-6)
+        assert torch.equal(br[:rows, o:o + d], r + x)
+        assert_close_rel(bx[:rows, o:o + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+        assert untouched(bx, rows, o) and untouched(br, rows, o), ('fused_add_rmsnorm', rows, o)
+    # x and out (x and the residual) at different offsets: the single-element kernel, the same results
+    if d <= 16384:
+        x, r = torch.randn(300, d, device='cuda', dtype=dtype), torch.randn(300, d, device='cuda', dtype=dtype)
+        buf = guarded(300)
+        rmsnorm(x, w, 1e-6, out=buf[:300, 1:1 + d])
+        assert_close_rel(buf[:300, 1:1 + d], ref_rmsnorm(x, w, 1e-6), dtype)
+        assert untouched(buf, 300, 1)
+        x2, rb = x.clone(), guarded(300)
+        rb[:300, 2:2 + d] = r
+        fused_add_rmsnorm(x2, rb[:300, 2:2 + d], w, 1e-6)
+        assert torch.equal(rb[:300, 2:2 + d], r + x) and untouched(rb, 300, 2)
+        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('d', [4097, 11875])
+def test_norm_peeled_launch_choices_agree(d):
+    m = gen_norm_module().build_and_load()
+    x = torch.randn(33, d, device='cuda', dtype=torch.float16); w = torch.randn(d, device='cuda', dtype=torch.float16)
+    r = torch.randn_like(x)
+    for vpt in (0, 1, 2, 4, 8, 101, 102, 104, 201, 202, 204, 208):   # 1 and 2 widen to fit 512 threads
+        o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt, None)
+        assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.float16)
+        x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)
+        assert torch.equal(r2, r + x)
+        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.float16)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "norm_launch.h"
+#include "norm_peeled.cuh"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
@@ -170,25 +171,14 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   ss += ss_odd;
 
   // Sum of squares over the group: shuffles within each warp (xor offsets stay inside an aligned
-  // group of kGroup lanes); for a block-wide group, one barrier, then every thread adds all 16 slots of the
-  // per-warp partials itself (four 16-byte shared-memory reads issued together, a tree of adds; the slots of
-  // warps the block does not have are zeroed before the barrier by threads of warp 0). A second round of five
-  // dependent shuffles took ~150 cycles of the decode chain. Every thread adds in the same order: one rstd a row.
+  // group of kGroup lanes); for a block-wide group, then the warps' sums through shared memory (vec.cuh). Every
+  // thread adds in the same order: one rstd a row.
   constexpr int kWarpSpan = kGroup > 0 ? kGroup : 32;
 #pragma unroll
   for (int o = kWarpSpan / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
   if constexpr (kGroup == 0) {
-    constexpr int kSlots = kMaxBlock / 32;
-    static_assert(kSlots == 16, "four float4 reads below");
-    __shared__ __align__(16) float partial[kSlots];
-    const int nwarps = blockDim.x / 32;
-    if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = ss;
-    else if (threadIdx.x >= nwarps && threadIdx.x < kSlots) partial[threadIdx.x] = 0.f;
-    __syncthreads();
-    const float4* q = reinterpret_cast<const float4*>(partial);
-    const float4 a = q[0], b = q[1], c = q[2], e = q[3];
-    ss = (((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w))) +
-         (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
+    static_assert(kMaxBlock == 32 * kMaxBlockWarps, "sum_warp_partials covers the largest block");
+    ss = sum_warp_partials(ss);
   }
   if (!live) return;
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
@@ -279,6 +269,13 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream) {
   NormParams p = params;
+  // 16-bit rows whose elements are not on 8-byte boundaries (odd widths, a view an element off): the peeled kernel
+  // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200)
+  if constexpr (kVec == 1 && sizeof(T) == 2) {
+    const int v = vpt_hint % 100;
+    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && peel_ok<T, kFused>(p))
+      return dispatch_peeled<T, kFused>(p, vpt_hint, stream);
+  }
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;

@@ -153,6 +153,24 @@ __device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const Vec
 }
 #endif
 
+// The block's sum of per-warp sums (blocks of whole warps, up to kMaxBlockWarps of them): lane 0 of each warp holds its
+// warp's sum in `ss` (after the warp's shuffles). One barrier, then every thread adds all 16 slots itself (four
+// 16-byte shared-memory reads issued together, a tree of adds; the slots of warps the block does not have are zeroed
+// before the barrier by threads of warp 0). A second round of five dependent shuffles took ~150 cycles of the norm
+// kernels' decode chain. Every thread adds in the same order, so every thread gets the same bits.
+constexpr int kMaxBlockWarps = 16;
+__device__ __forceinline__ float sum_warp_partials(float ss) {
+  __shared__ __align__(16) float partial[kMaxBlockWarps];
+  const int nwarps = blockDim.x / 32;
+  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = ss;
+  else if (threadIdx.x >= nwarps && threadIdx.x < kMaxBlockWarps) partial[threadIdx.x] = 0.f;
+  __syncthreads();
+  const float4* q = reinterpret_cast<const float4*>(partial);
+  const float4 a = q[0], b = q[1], c = q[2], e = q[3];
+  return (((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w))) +
+         (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
+}
+
 // Programmatic dependent launch (PDL, sm_90+). A kernel launched with the programmatic-stream-serialization
 // attribute (launch_kernel below, pdl = true) may start while the kernel before it in the stream still runs;
 // pdl_wait() then blocks until that kernel has finished and its writes are visible, so every read of data

@@ -1,0 +1,231 @@
+// RMSNorm and fused add + RMSNorm for 16-bit rows whose elements do not sit on 16-byte boundaries: odd widths
+// (d = 4097, 11875), and views an element off (x[:, 1:]). Part of norm.cuh (it includes this file); the same contract.
+//
+// Such rows used to take single-element vectors (norm.cuh's kVec = 1): 8 loads and stores where one would do, and
+// up to 32 elements a thread to fit the block; the fused kernel with 32 kept a stack frame (816 bytes in bf16). H200,
+// session 37 (NVIDIA_H200_issue19_odd_widths_s37.txt): 194 x 11875 bf16 fused 65.2 us against FlashInfer's 16.8
+// (0.26x), rmsnorm 1 x 11875 15.5 against 9.4.
+//
+// Here the row is read in the 16-byte vectors of memory that hold it ("chunks"), not in vectors that start at its
+// first element: with the row's first element a elements into its chunk (a = 0 .. 7), chunk i holds the row's elements
+// i * 8 - a ... i * 8 - a + 7, and the row spans ceil((d + a) / 8) chunks. Only the first and the last can be partial;
+// those two are read and written element by element (the lanes outside the row hold 0, which adds nothing to the sum of
+// squares), every other one as one 16-byte load and store. x, the residual and out must sit at the same a in every
+// row (their offsets and row strides equal modulo 16 bytes: dispatch checks, and otherwise keeps kVec = 1).
+//
+// The weight is 16-byte aligned and starts at element 0, so for a != 0 the 8 weights of chunk i straddle two of its
+// own chunks: i - 1 (its last a elements) and i (its first 8 - a). Both are read (the second read of every weight
+// chunk hits L1) and the 8 elements taken out with byte permutes, the shift uniform over the block (one row a block).
+#pragma once
+#include "norm_launch.h"
+#include "vec.cuh"
+
+namespace flashinfer_nb {
+
+namespace norm_detail {
+
+// A 16-byte vector of 16-bit elements seen as four 32-bit words.
+union Chunk16 {
+  uint4 u;
+  unsigned w[4];
+};
+
+// Elements [lo, hi) of the chunk at p (16-byte aligned), the rest 0. Element by element: the chunk may begin before
+// the buffer or end past it.
+template <typename T>
+__device__ __forceinline__ uint4 load_chunk_part(const T* p, int lo, int hi) {
+  static_assert(sizeof(T) == 2, "16-bit types");
+  unsigned short e[8];
+  const unsigned short* q = reinterpret_cast<const unsigned short*>(p);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) e[j] = j >= lo && j < hi ? q[j] : static_cast<unsigned short>(0);
+  return make_uint4(e[0] | (e[1] << 16), e[2] | (e[3] << 16), e[4] | (e[5] << 16), e[6] | (e[7] << 16));
+}
+template <typename T>
+__device__ __forceinline__ void store_chunk_part(T* p, const uint4& v, int lo, int hi) {
+  unsigned short* q = reinterpret_cast<unsigned short*>(p);
+  const unsigned w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    if (j >= lo && j < hi) q[j] = static_cast<unsigned short>(w[j / 2] >> (16 * (j % 2)));
+}
+
+// Elements o ... o + 7 of the 16 in (lo, hi), o = 1 ... 7 (a compile-time shift: the caller switches on it once).
+template <int kO>
+__device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
+  const unsigned c[8] = {lo.w[0], lo.w[1], lo.w[2], lo.w[3], hi.w[0], hi.w[1], hi.w[2], hi.w[3]};
+  unsigned r[4];
+#pragma unroll
+  for (int m = 0; m < 4; ++m) {
+    constexpr int q0 = kO / 2;
+    if constexpr (kO % 2 == 0) r[m] = c[q0 + m];
+    else r[m] = __byte_perm(c[q0 + m], c[q0 + m + 1], 0x5432);  // high half of one word, low half of the next
+  }
+  return make_uint4(r[0], r[1], r[2], r[3]);
+}
+
+template <typename T, int kVPT, bool kFused, bool kEarly>
+__global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
+  static_assert(sizeof(T) == 2, "16-bit types");
+  using V = VecN<T, 8>;
+  const int lane = threadIdx.x, group = blockDim.x;
+  const int64_t row = blockIdx.x;
+  const int d = p.d;
+  const T* xrow = static_cast<const T*>(p.input) + row * p.in_stride;
+  const int a = static_cast<int>(reinterpret_cast<uintptr_t>(xrow) % 16 / sizeof(T));
+  const int nch = (d + a + 7) / 8;
+  const uint4* in = reinterpret_cast<const uint4*>(xrow - a);
+  uint4* res = reinterpret_cast<uint4*>(static_cast<T*>(p.residual) + row * p.res_stride - a);
+  uint4* out = reinterpret_cast<uint4*>(static_cast<T*>(p.out) + row * p.out_stride - a);
+  const uint4* w = static_cast<const uint4*>(p.weight);
+  // the row's elements in chunk i: [lo, hi)
+  auto lo_of = [a](int i) { return i == 0 ? a : 0; };
+  auto hi_of = [a, d](int i) { return min(d + a - 8 * i, 8); };
+  auto whole = [&](int i) { return (i > 0 || a == 0) && 8 * (i + 1) - a <= d; };
+  // weight chunk c, elements past d as 0 (c >= 0)
+  auto wchunk = [&](int c) -> Chunk16 {
+    Chunk16 r;
+    if (8 * (c + 1) <= d) r.u = __ldg(w + c);
+    else r.u = load_chunk_part(reinterpret_cast<const T*>(w + c), 0, d - 8 * c);
+    return r;
+  };
+  // the 8 weights of the row's chunk i
+  auto weights = [&](int i) -> uint4 {
+    if (a == 0) return wchunk(i).u;
+    Chunk16 lo, hi;
+    lo.u = i > 0 ? wchunk(i - 1).u : make_uint4(0, 0, 0, 0);
+    hi.u = 8 * i < d ? wchunk(i).u : make_uint4(0, 0, 0, 0);
+    switch (8 - a) {  // the same for every thread of the block
+      case 1: return take8<1>(lo, hi);
+      case 2: return take8<2>(lo, hi);
+      case 3: return take8<3>(lo, hi);
+      case 4: return take8<4>(lo, hi);
+      case 5: return take8<5>(lo, hi);
+      case 6: return take8<6>(lo, hi);
+      default: return take8<7>(lo, hi);
+    }
+  };
+
+  if (!kEarly && blockIdx.x < 32) {  // the late weight: the first blocks prefetch it into L2 (norm.cuh)
+#pragma unroll
+    for (int k = 0; k < kVPT; ++k) {
+      const int i = lane + k * group;
+      if (8 * i < d) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
+    }
+  }
+  pdl_wait();
+  uint4 xv[kVPT], rv[kFused ? kVPT : 1], wv[kEarly ? kVPT : 1];
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (i < nch) {
+      if (whole(i)) {
+        xv[k] = in[i];
+        if constexpr (kFused) rv[k] = res[i];
+      } else {
+        xv[k] = load_chunk_part(reinterpret_cast<const T*>(in + i), lo_of(i), hi_of(i));
+        if constexpr (kFused) rv[k] = load_chunk_part(reinterpret_cast<const T*>(res + i), lo_of(i), hi_of(i));
+      }
+      if constexpr (kEarly) wv[k] = weights(i);
+    }
+  }
+  pdl_launch_dependents();
+
+  float ss = 0.f, ss_odd = 0.f;
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (i < nch) {
+      V& x = *reinterpret_cast<V*>(&xv[k]);
+      if constexpr (kFused) {
+        add_pairs_rn(x, *reinterpret_cast<const V*>(&rv[k]));  // residual += x, rounded to T (0 outside the row)
+        if (!p.res_late) {
+          if (whole(i)) res[i] = xv[k];
+          else store_chunk_part(reinterpret_cast<T*>(res + i), xv[k], lo_of(i), hi_of(i));
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) {
+        const float2 v = to_float2(x, j);
+        ss += v.x * v.x;
+        ss_odd += v.y * v.y;
+      }
+    }
+  }
+  ss += ss_odd;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = sum_warp_partials(ss);
+  const float rstd = rsqrtf(ss * p.inv_d + p.eps);
+
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = lane + k * group;
+    if (i < nch) {
+      const uint4 wu = kEarly ? wv[kEarly ? k : 0] : weights(i);
+      const V& x = *reinterpret_cast<const V*>(&xv[k]);
+      const V& g = *reinterpret_cast<const V*>(&wu);
+      V o;
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) {
+        const float2 xf = to_float2(x, j), gf = to_float2(g, j);
+        from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[j]);
+      }
+      const uint4 ou = *reinterpret_cast<const uint4*>(&o);
+      if (whole(i)) {
+        if (kFused && p.res_late) res[i] = xv[k];
+        out[i] = ou;
+      } else {
+        if (kFused && p.res_late) store_chunk_part(reinterpret_cast<T*>(res + i), xv[k], lo_of(i), hi_of(i));
+        store_chunk_part(reinterpret_cast<T*>(out + i), ou, lo_of(i), hi_of(i));
+      }
+    }
+  }
+}
+
+// Whether every row of x, the residual and out sits at the same offset in its 16-byte chunk (and the weight on one):
+// the peeled kernel's condition. Strides in elements.
+template <typename T, bool kFused>
+bool peel_ok(const NormParams& p) {
+  const auto off = [](const void* q) { return reinterpret_cast<uintptr_t>(q) % 16; };
+  const int64_t e = 16 / sizeof(T);
+  const auto same = [&](const void* q, int64_t stride) {
+    return off(q) == off(p.input) && (stride - p.in_stride) % e == 0;
+  };
+  return sizeof(T) == 2 && off(p.weight) == 0 && same(p.out, p.out_stride) && (!kFused || same(p.residual, p.res_stride));
+}
+
+// The peeled kernel's launch: one row a block of whole warps, kVPT chunks a thread. At decode (rows <= 2 x the SM
+// count) the fewest chunks a thread and the weight read with the row; past it 4 chunks a thread (more where a 512-thread
+// block needs them) and the weight read after the reduction. vpt_hint (tuning only): 1-8 forces the chunks a thread,
+// 100 + v the early weight, 200 + v the late one. Rows of more than 4096 chunks (d > 32760): cudaErrorInvalidValue.
+template <typename T, bool kFused>
+cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
+  const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
+  const int weight_hint = vpt_hint >= 200 ? 0 : vpt_hint >= 100 ? 1 : -1;
+  vpt_hint %= 100;
+  int sms = 0;
+  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
+  const bool decode = sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
+  int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
+  while (ceil_div(nch, vpt) > 512 && vpt < 8) vpt *= 2;
+  if (ceil_div(nch, vpt) > 512 || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8)) return cudaErrorInvalidValue;
+  const bool early = weight_hint >= 0 ? weight_hint == 1 : decode && vpt <= 4;
+  if (early && vpt == 8) return cudaErrorInvalidValue;
+  if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
+  const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(ceil_div(ceil_div(nch, vpt), 32) * 32));
+  switch (vpt * 2 + early) {
+    case 3: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, true>, g, b, stream, p.pdl, p);
+    case 5: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, true>, g, b, stream, p.pdl, p);
+    case 9: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, true>, g, b, stream, p.pdl, p);
+    case 2: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, false>, g, b, stream, p.pdl, p);
+    case 4: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, false>, g, b, stream, p.pdl, p);
+    case 8: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, false>, g, b, stream, p.pdl, p);
+    case 16: return launch_kernel(RMSNormPeeledKernel<T, 8, kFused, false>, g, b, stream, p.pdl, p);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace norm_detail
+
+}  // namespace flashinfer_nb
