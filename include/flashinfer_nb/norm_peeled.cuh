@@ -64,9 +64,13 @@ __device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
   return make_uint4(r[0], r[1], r[2], r[3]);
 }
 
-template <typename T, int kVPT, bool kFused, bool kEarly>
+// kHold (the early weight, 2+ chunks a thread): the weight chunks are held as loaded and the weights taken out after
+// the reduction. Taken out in the load loop, each chunk's byte permutes wait for its weights before the next chunk's
+// loads issue: kVPT round trips in a row. Holding costs 8 registers a chunk (dispatch).
+template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold>
 __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
+  static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
   using V = VecN<T, 8>;
   const int lane = threadIdx.x, group = blockDim.x;
   const int64_t row = blockIdx.x;
@@ -89,12 +93,17 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
     else r.u = load_chunk_part(reinterpret_cast<const T*>(w + c), 0, d - 8 * c);
     return r;
   };
-  // the 8 weights of the row's chunk i
-  auto weights = [&](int i) -> uint4 {
-    if (a == 0) return wchunk(i).u;
-    Chunk16 lo, hi;
-    lo.u = i > 0 ? wchunk(i - 1).u : make_uint4(0, 0, 0, 0);
-    hi.u = 8 * i < d ? wchunk(i).u : make_uint4(0, 0, 0, 0);
+  // the 8 weights of the row's chunk i: the weight chunks that hold them (raw_w), then taken out (place)
+  auto raw_w = [&](int i, Chunk16& lo, Chunk16& hi) {
+    if (a == 0) {
+      lo = wchunk(i);
+      hi.u = make_uint4(0, 0, 0, 0);
+    } else {
+      lo.u = i > 0 ? wchunk(i - 1).u : make_uint4(0, 0, 0, 0);
+      hi.u = 8 * i < d ? wchunk(i).u : make_uint4(0, 0, 0, 0);
+    }
+  };
+  auto place = [&](const Chunk16& lo, const Chunk16& hi) -> uint4 {
     switch (8 - a) {  // the same for every thread of the block
       case 1: return take8<1>(lo, hi);
       case 2: return take8<2>(lo, hi);
@@ -102,10 +111,15 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
       case 4: return take8<4>(lo, hi);
       case 5: return take8<5>(lo, hi);
       case 6: return take8<6>(lo, hi);
-      default: return take8<7>(lo, hi);
+      case 7: return take8<7>(lo, hi);
+      default: return lo.u;
     }
   };
-
+  auto weights = [&](int i) -> uint4 {
+    Chunk16 lo, hi;
+    raw_w(i, lo, hi);
+    return place(lo, hi);
+  };
   if (!kEarly && blockIdx.x < 32) {  // the late weight: the first blocks prefetch it into L2 (norm.cuh)
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
@@ -114,7 +128,8 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
     }
   }
   pdl_wait();
-  uint4 xv[kVPT], rv[kFused ? kVPT : 1], wv[kEarly ? kVPT : 1];
+  uint4 xv[kVPT], rv[kFused ? kVPT : 1], wv[kEarly && !kHold ? kVPT : 1];
+  Chunk16 wl[kHold ? kVPT : 1], wh[kHold ? kVPT : 1];
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
@@ -126,7 +141,8 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
         xv[k] = load_chunk_part(reinterpret_cast<const T*>(in + i), lo_of(i), hi_of(i));
         if constexpr (kFused) rv[k] = load_chunk_part(reinterpret_cast<const T*>(res + i), lo_of(i), hi_of(i));
       }
-      if constexpr (kEarly) wv[k] = weights(i);
+      if constexpr (kHold) raw_w(i, wl[k], wh[k]);
+      else if constexpr (kEarly) wv[k] = weights(i);
     }
   }
   pdl_launch_dependents();
@@ -162,7 +178,10 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
   for (int k = 0; k < kVPT; ++k) {
     const int i = lane + k * group;
     if (i < nch) {
-      const uint4 wu = kEarly ? wv[kEarly ? k : 0] : weights(i);
+      uint4 wu;
+      if constexpr (kHold) wu = place(wl[k], wh[k]);
+      else if constexpr (kEarly) wu = wv[k];
+      else wu = weights(i);
       const V& x = *reinterpret_cast<const V*>(&xv[k]);
       const V& g = *reinterpret_cast<const V*>(&wu);
       V o;
@@ -214,14 +233,20 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   if (early && vpt == 8) return cudaErrorInvalidValue;
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(ceil_div(ceil_div(nch, vpt), 32) * 32));
-  switch (vpt * 2 + early) {
-    case 3: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, true>, g, b, stream, p.pdl, p);
-    case 5: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, true>, g, b, stream, p.pdl, p);
-    case 9: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, true>, g, b, stream, p.pdl, p);
-    case 2: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, false>, g, b, stream, p.pdl, p);
-    case 4: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, false>, g, b, stream, p.pdl, p);
-    case 8: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, false>, g, b, stream, p.pdl, p);
-    case 16: return launch_kernel(RMSNormPeeledKernel<T, 8, kFused, false>, g, b, stream, p.pdl, p);
+  // The early weight is held raw (kHold) at 2 and 4 chunks a thread, except rmsnorm's 4-chunk blocks of more than
+  // 448 threads once rows outnumber SMs: there its 72 registers fit one block an SM where 60 fit two.
+  const bool hold = early && vpt >= 2 && (kFused || vpt < 4 || b.x <= 448 || p.rows <= sms);
+  switch (vpt * 4 + early * 2 + hold) {
+    case 6: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, true, false>, g, b, stream, p.pdl, p);
+    case 11: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, true, true>, g, b, stream, p.pdl, p);
+    case 19: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, true, true>, g, b, stream, p.pdl, p);
+    case 4: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, false, false>, g, b, stream, p.pdl, p);
+    case 8: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, false, false>, g, b, stream, p.pdl, p);
+    case 16: return launch_kernel(RMSNormPeeledKernel<T, 4, kFused, false, false>, g, b, stream, p.pdl, p);
+    case 32: return launch_kernel(RMSNormPeeledKernel<T, 8, kFused, false, false>, g, b, stream, p.pdl, p);
+    case 18:
+      if constexpr (!kFused) return launch_kernel(RMSNormPeeledKernel<T, 4, false, true, false>, g, b, stream, p.pdl, p);
+      break;
   }
   return cudaErrorInvalidValue;
 }
