@@ -313,13 +313,18 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         assert torch.equal(rb[:300, 2:2 + d], r + x) and untouched(rb, 300, 2)
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
 
+# 16383: rows of up to 2049 chunks, 4 a thread in 544-thread blocks (the late weight) or 8 (forced); the early weight
+# would need 8, which has no kernel
 @pytest.mark.cuda
-@pytest.mark.parametrize('d', [4097, 11875])
+@pytest.mark.parametrize('d', [4097, 11875, 16383])
 def test_norm_peeled_launch_choices_agree(d):
     m = gen_norm_module().build_and_load()
     x = torch.randn(33, d, device='cuda', dtype=torch.float16); w = torch.randn(d, device='cuda', dtype=torch.float16)
     r = torch.randn_like(x)
-    for vpt in (0, 1, 2, 4, 8, 101, 102, 104, 201, 202, 204, 208):   # 1 and 2 widen to fit 512 threads
+    if d > 16376:
+        with pytest.raises(ValueError, match='vpt_hint 104'): m.rmsnorm(torch.empty_like(x), x, w, 1e-6, 0.0, 104, None)
+    hints = (0, 1, 2, 4, 8, 204, 208) if d > 16376 else (0, 1, 2, 4, 8, 101, 102, 104, 201, 202, 204, 208)
+    for vpt in hints:   # 1 and 2 widen to fit the block
         o = torch.full_like(x, float('nan')); m.rmsnorm(o, x, w, 1e-6, 0.0, vpt, None)
         assert_close_rel(o, ref_rmsnorm(x, w, 1e-6), torch.float16)
         x2, r2 = x.clone(), r.clone(); m.fused_add_rmsnorm(x2, r2, w, 1e-6, 1.0, vpt, None)

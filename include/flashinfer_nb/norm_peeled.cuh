@@ -67,8 +67,11 @@ __device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
 // kHold (the early weight, 2+ chunks a thread): the weight chunks are held as loaded and the weights taken out after
 // the reduction. Taken out in the load loop, each chunk's byte permutes wait for its weights before the next chunk's
 // loads issue: kVPT round trips in a row. Holding costs 8 registers a chunk (dispatch).
+// The late-weight kernel with 4 chunks a thread takes blocks of up to 17 warps (kPeelWide): rows of 2049-2176 chunks
+// (16-bit d 16377-17400) then need not 8 chunks a thread (111 registers in the fused kernel, 64-67 % of the copy).
+constexpr int kPeelWide = 544;
 template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold>
-__global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
+__global__ void __launch_bounds__(kVPT == 4 && !kEarly ? kPeelWide : 512) RMSNormPeeledKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
   using V = VecN<T, 8>;
@@ -171,7 +174,7 @@ __global__ void __launch_bounds__(512) RMSNormPeeledKernel(const NormParams p) {
   ss += ss_odd;
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
-  ss = sum_warp_partials(ss);
+  ss = sum_warp_partials<kVPT == 4 && !kEarly ? 20 : kMaxBlockWarps>(ss);  // 17 warps: 5 float4 slots
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 
 #pragma unroll
@@ -228,9 +231,13 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   const bool decode = sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
   int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
   while (ceil_div(nch, vpt) > 512 && vpt < 8) vpt *= 2;
-  if (ceil_div(nch, vpt) > 512 || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8)) return cudaErrorInvalidValue;
-  const bool early = weight_hint >= 0 ? weight_hint == 1 : decode && vpt <= 4;
-  if (early && vpt == 8) return cudaErrorInvalidValue;
+  // 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread, unless forced)
+  const bool wide = vpt == 8 && vpt_hint != 8 && weight_hint != 1 && ceil_div(nch, 4) <= kPeelWide;
+  if (wide) vpt = 4;
+  if (ceil_div(nch, vpt) > (wide ? kPeelWide : 512) || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8))
+    return cudaErrorInvalidValue;
+  const bool early = weight_hint >= 0 ? weight_hint == 1 : decode && vpt <= 4 && !wide;
+  if (early && (vpt == 8 || wide)) return cudaErrorInvalidValue;
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(ceil_div(ceil_div(nch, vpt), 32) * 32));
   // The early weight is held raw (kHold) at 2 and 4 chunks a thread, except rmsnorm's 4-chunk blocks of more than

@@ -153,22 +153,30 @@ __device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const Vec
 }
 #endif
 
-// The block's sum of per-warp sums (blocks of whole warps, up to kMaxBlockWarps of them): lane 0 of each warp holds its
-// warp's sum in `ss` (after the warp's shuffles). One barrier, then every thread adds all 16 slots itself (four
-// 16-byte shared-memory reads issued together, a tree of adds; the slots of warps the block does not have are zeroed
-// before the barrier by threads of warp 0). A second round of five dependent shuffles took ~150 cycles of the norm
-// kernels' decode chain. Every thread adds in the same order, so every thread gets the same bits.
+// The block's sum of per-warp sums (blocks of whole warps, up to kSlots = 16 or 20 of them): lane 0 of
+// each warp holds its warp's sum in `ss` (after the warp's shuffles). One barrier, then every thread adds all the slots
+// itself (kSlots / 4 16-byte shared-memory reads issued together, a tree of adds; the slots of warps the block does not
+// have are zeroed before the barrier by threads of warp 0). A second round of five dependent shuffles took ~150 cycles
+// of the norm kernels' decode chain. Every thread adds in the same order, so every thread gets the same bits.
 constexpr int kMaxBlockWarps = 16;
+template <int kSlots = kMaxBlockWarps>
 __device__ __forceinline__ float sum_warp_partials(float ss) {
-  __shared__ __align__(16) float partial[kMaxBlockWarps];
+  static_assert(kSlots == 16 || kSlots == 20, "four or five float4 reads below");
+  __shared__ __align__(16) float partial[kSlots];
   const int nwarps = blockDim.x / 32;
   if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = ss;
-  else if (threadIdx.x >= nwarps && threadIdx.x < kMaxBlockWarps) partial[threadIdx.x] = 0.f;
+  else if (threadIdx.x >= nwarps && threadIdx.x < kSlots) partial[threadIdx.x] = 0.f;
   __syncthreads();
   const float4* q = reinterpret_cast<const float4*>(partial);
   const float4 a = q[0], b = q[1], c = q[2], e = q[3];
-  return (((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w))) +
-         (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
+  const float s16 = (((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w))) +
+                    (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
+  if constexpr (kSlots == 16) {
+    return s16;
+  } else {
+    const float4 f = q[4];
+    return s16 + ((f.x + f.y) + (f.z + f.w));
+  }
 }
 
 // Programmatic dependent launch (PDL, sm_90+). A kernel launched with the programmatic-stream-serialization
