@@ -313,8 +313,8 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         assert torch.equal(rb[:300, 2:2 + d], r + x) and untouched(rb, 300, 2)
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
 
-# 16383: rows of up to 2049 chunks, 4 a thread in 544-thread blocks (the late weight) or 8 (forced); the early weight
-# would need 8, which has no kernel
+# 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8; the
+# early weight would need 8, which has no kernel
 @pytest.mark.cuda
 @pytest.mark.parametrize('d', [4097, 11875, 16383])
 def test_norm_peeled_launch_choices_agree(d):

@@ -67,11 +67,14 @@ __device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
 // kHold (the early weight, 2+ chunks a thread): the weight chunks are held as loaded and the weights taken out after
 // the reduction. Taken out in the load loop, each chunk's byte permutes wait for its weights before the next chunk's
 // loads issue: kVPT round trips in a row. Holding costs 8 registers a chunk (dispatch).
-// The late-weight kernel with 4 chunks a thread takes blocks of up to 17 warps (kPeelWide): rows of 2049-2176 chunks
-// (16-bit d 16377-17400) then need not 8 chunks a thread (111 registers in the fused kernel, 64-67 % of the copy).
+// The fused kernel's late weight with 4 chunks a thread takes blocks of up to 17 warps (kPeelWide): rows of 2049-2176
+// chunks (16-bit d 16377-17400) then need not 8 chunks a thread (111 registers, 64-67 % of the copy). H200, lib_ab,
+// 1-32768 rows x 16377-16383: 21-55 % faster (8192 x 16383 bf16 377.8 -> 271.3 us; NVIDIA_H200_lib_ab_peeled_wide_s37.txt).
+// Not rmsnorm: its 8-chunk kernel holds 64 registers, and 4 in 544 threads was 3-9 % slower from 2000 rows (the bound
+// and the fifth slot also cost its 4-chunk kernel 1-2 % at 12001-16375).
 constexpr int kPeelWide = 544;
 template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold>
-__global__ void __launch_bounds__(kVPT == 4 && !kEarly ? kPeelWide : 512) RMSNormPeeledKernel(const NormParams p) {
+__global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : 512) RMSNormPeeledKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
   using V = VecN<T, 8>;
@@ -174,7 +177,7 @@ __global__ void __launch_bounds__(kVPT == 4 && !kEarly ? kPeelWide : 512) RMSNor
   ss += ss_odd;
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
-  ss = sum_warp_partials<kVPT == 4 && !kEarly ? 20 : kMaxBlockWarps>(ss);  // 17 warps: 5 float4 slots
+  ss = sum_warp_partials<kFused && kVPT == 4 && !kEarly ? 20 : kMaxBlockWarps>(ss);  // 17 warps: 5 float4 slots
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 
 #pragma unroll
@@ -231,8 +234,9 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   const bool decode = sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
   int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
   while (ceil_div(nch, vpt) > 512 && vpt < 8) vpt *= 2;
-  // 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread, unless forced)
-  const bool wide = vpt == 8 && vpt_hint != 8 && weight_hint != 1 && ceil_div(nch, 4) <= kPeelWide;
+  // the fused kernel at 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread,
+  // unless forced)
+  const bool wide = kFused && vpt == 8 && vpt_hint != 8 && weight_hint != 1 && ceil_div(nch, 4) <= kPeelWide;
   if (wide) vpt = 4;
   if (ceil_div(nch, vpt) > (wide ? kPeelWide : 512) || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8))
     return cudaErrorInvalidValue;
