@@ -78,15 +78,16 @@ def norm_kernel_units() -> tuple:
 
 # The `balanced` layout (issue 16): fifteen kernel TUs, so that with the host TU a 16-core machine builds the module in
 # one wave. Each per-width unit compiled alone on the 2-core CPU machine (benchmarks/explore/tu_times.py, CPU s, median
-# of 2): a unit costs its TU's fixed ~1.0 s (1.2 s with cuda_bf16.h) plus 0.34-1.08 s of its own kernels, so the
-# heaviest (the fused widths v8/v4/v2 but f16's v4, and bf16 plain v2: 1.86-2.13 s) stand alone and the others share a
-# TU two by two, a heavier with a lighter (1.32-1.90 s alone; 1.98-2.29 s together), never bf16 with another dtype.
+# of 2): a unit costs its TU's fixed ~1.0 s (1.2 s with cuda_bf16.h) plus 0.1-1.7 s of its own kernels. Since session 37
+# the 16-bit v1 units also hold the peeled kernels (odd widths, norm_peeled.cuh) and are the heaviest (2.22-2.85 s): they
+# stand alone, with the fused v8 and v2 widths of the 16-bit types (1.63-1.83 s); the others share a TU two by two, a
+# heavier with a lighter (0.96-1.55 s alone), never bf16 with another dtype.
 NORM_BALANCED_GROUPS = (
-    ('bf16_fused_v8',), ('bf16_fused_v4',), ('bf16_fused_v2',), ('bf16_plain_v2',),
-    ('bf16_plain_v8', 'bf16_plain_v1'), ('bf16_fused_v1', 'bf16_plain_v4'),
-    ('f16_fused_v8',), ('f16_fused_v2',), ('f32_fused_v4',), ('f32_fused_v2',),
-    ('f16_plain_v1', 'f32_plain_v2'), ('f16_fused_v4', 'f32_plain_v1'), ('f32_fused_v1', 'f32_plain_v4'),
-    ('f16_fused_v1', 'f16_plain_v2'), ('f16_plain_v8', 'f16_plain_v4'),
+    ('bf16_fused_v8',), ('bf16_fused_v2',), ('bf16_fused_v1',), ('bf16_plain_v1',),
+    ('bf16_fused_v4', 'bf16_plain_v4'), ('bf16_plain_v8', 'bf16_plain_v2'),
+    ('f16_fused_v8',), ('f16_fused_v2',), ('f16_fused_v1',), ('f16_plain_v1',),
+    ('f16_fused_v4', 'f32_fused_v1'), ('f16_plain_v8', 'f32_plain_v2'), ('f16_plain_v4', 'f32_fused_v4'),
+    ('f16_plain_v2', 'f32_plain_v4'), ('f32_fused_v2', 'f32_plain_v1'),
 )
 
 def _pair_groups() -> tuple:
