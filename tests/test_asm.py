@@ -139,7 +139,7 @@ def test_cuda_asm_on_a_library_module(monkeypatch):
 
 @needs_tools
 def test_cuda_asm_disassembles_only_what_it_shows(monkeypatch):
-    """A library module holds hundreds of kernels (`norm`: 286): `--kernel` disassembles only the matches, cold, and
+    """A library module holds hundreds of kernels (`norm`: 316): `--kernel` disassembles only the matches, cold, and
     the whole library goes one cubin per process; both agree with one plain `cuobjdump -sass`."""
     monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(_WS))
     from flashinfer_nb.aot import target_archs

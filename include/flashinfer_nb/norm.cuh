@@ -269,7 +269,7 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream) {
   NormParams p = params;
-  // 16-bit rows whose elements are not on 8-byte boundaries (odd widths, a view an element off): the peeled kernel
+  // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
   // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200)
   if constexpr (kVec == 1 && sizeof(T) == 2) {
     const int v = vpt_hint % 100;
@@ -280,7 +280,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;
   // Instantiated only where they pay (issue 16: the module's compile time; 462 kernels before, 266 after; 286 in
-  // session 36):
+  // session 36, 316 with the peeled kernels of session 37):
   // - packed groups only at the widest vector: a narrower one means a width that is not a multiple of 16 bytes
   //   or an unaligned view, and such short rows (d <= 128 vectors) are rare enough to take the block path;
   // - the weight early or batched only with vectors of 2 or more elements and under 64 elements a thread (at 64
@@ -471,11 +471,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
 }  // namespace norm_detail
 
 // Launch RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`.
-// Rows are register-resident: d <= 32768 with vectors of 2 or more elements, d <= 16384 with single
-// elements (cudaErrorInvalidValue beyond). The vector is the widest of 16 / sizeof(T)
+// Rows are register-resident: d <= 32768 with vectors of 2 or more elements, d <= 32760 in the peeled kernel, d <=
+// 16384 with single elements (cudaErrorInvalidValue beyond). The vector is the widest of 16 / sizeof(T)
 // elements, half that, a quarter, or 1 that divides d, every row stride and every pointer's
 // alignment. Falling straight from 16 bytes to single elements cost 1.7-4x at hidden sizes that are a
 // multiple of 4 but not 8 (4100, 14338 / 2): single-element loads are 8x the instructions and requests.
+// 16-bit rows left with single elements (odd widths) take the peeled kernel instead where it applies (dispatch).
 template <typename T, bool kFused>
 cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream) {
   using namespace norm_detail;
