@@ -157,7 +157,7 @@ def _norm_case(name: str, fn, gemma: bool, fused: bool) -> OpCase:
         return {'residual': r, 'input': _rms(r, wt(a['weight']), a['eps'])}
     return OpCase(name, fn, make, reference, NORM_DTYPES, typical_shape=(4, 64),
                   edge_shapes=((1, 64), (5, 1), (2, 3), (7, 33), (3, 2880), (2, 5120), (1, 7168), (1, 12288),
-                               (1, 16384), (0, 64), (2, 3, 128), (4, 4096)),
+                               (1, 16384), (0, 64), (2, 3, 128), (4, 4096), (3, 4097), (2, 16383)),
                   out_shape=None if fused else (lambda kw: kw['input'].shape),
                   shape_ok=lambda s: len(s) >= 1 and s[-1] <= MAX_HIDDEN, views=('contiguous', 'offset', 'strided_rows'),
                   bad_scalars={'eps': ['1e-6', None, True, -1.0, float('nan')]}, disjoint=(('input', 'residual'),) if fused else (),
