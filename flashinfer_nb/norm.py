@@ -24,7 +24,7 @@ __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
-MAX_HIDDEN = 32768  # register-resident rows; 16384 for fp32 rows that cannot use 16-byte vectors, 32760 for 16-bit ones
+MAX_HIDDEN = 32768  # register-resident rows; odd widths: 32760 for 16-bit rows (the peeled kernel), 16384 for single-element ones
 
 def _check_eps(eps):
     if isinstance(eps, bool) or not isinstance(eps, numbers.Real): raise TypeError(f"eps must be a real number, got {type(eps).__name__}")

@@ -1,10 +1,11 @@
-// RMSNorm and fused add + RMSNorm for 16-bit rows whose elements do not sit on 16-byte boundaries: odd widths
-// (d = 4097, 11875), and views an element off (x[:, 1:]). Part of norm.cuh (it includes this file); the same contract.
+// RMSNorm and fused add + RMSNorm for 16-bit rows that not even a 4-byte vector fits: odd widths (d = 4097, 11875),
+// and rows an odd number of elements off 4-byte alignment (views such as x[:, 1:], with out at the same offset). Part of
+// norm.cuh (it includes this file); the same contract.
 //
 // Such rows used to take single-element vectors (norm.cuh's kVec = 1): 8 loads and stores where one would do, and
 // up to 32 elements a thread to fit the block; the fused kernel with 32 kept a stack frame (816 bytes in bf16). H200,
-// session 37 (NVIDIA_H200_issue19_odd_widths_s37.txt): 194 x 11875 bf16 fused 65.2 us against FlashInfer's 16.8
-// (0.26x), rmsnorm 1 x 11875 15.5 against 9.4.
+// session 37 (NVIDIA_H200_issue19_odd_widths_before_s37.txt): 194 x 11875 bf16 fused 65.2 us against FlashInfer's 16.8
+// (0.26x), rmsnorm 1 x 11875 15.5 against 9.4. With this kernel: NVIDIA_H{200,100}_issue19_odd_widths*_s37.txt.
 //
 // Here the row is read in the 16-byte vectors of memory that hold it ("chunks"), not in vectors that start at its
 // first element: with the row's first element a elements into its chunk (a = 0 .. 7), chunk i holds the row's elements
@@ -245,7 +246,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(ceil_div(ceil_div(nch, vpt), 32) * 32));
   // The early weight is held raw (kHold) at 2 and 4 chunks a thread, except rmsnorm's 4-chunk blocks of more than
-  // 448 threads once rows outnumber SMs: there its 72 registers fit one block an SM where 60 fit two.
+  // 448 threads once rows outnumber SMs: there its 72 registers fit one block an SM where the unheld 56 fit two.
   const bool hold = early && vpt >= 2 && (kFused || vpt < 4 || b.x <= 448 || p.rows <= sms);
   switch (vpt * 4 + early * 2 + hold) {
     case 6: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, true, false>, g, b, stream, p.pdl, p);
