@@ -122,6 +122,21 @@ def copy_gated_fn(mod, x, o):
     return lambda: mod.copy_gated(src, dst, half // 16, rows)
 
 
+def norm_ab_fns(fi_norm, x, r, w, o) -> dict:
+    """Ours and FlashInfer's fused_add_rmsnorm (x, r in place) and rmsnorm (x -> o), checks and PDL as the ops default
+    them: the four calls the explore scripts that move buffers around compare (row_alignment.py, placement.py)."""
+    return {'ours_fused': lambda: fused_add_rmsnorm(x, r, w, 1e-6),
+            'fi_fused': lambda: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False),
+            'ours_rms': lambda: rmsnorm(x, w, 1e-6, out=o),
+            'fi_rms': lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
+
+
+def norm_ab_line(t: dict) -> str:
+    "One case's times from `norm_ab_fns`, FI/ours in parentheses, the fused op and rmsnorm side by side."
+    return (f"ours fused {t['ours_fused']:6.2f} fi {t['fi_fused']:6.2f} ({t['fi_fused']/t['ours_fused']:.3f})   "
+            f"ours rms {t['ours_rms']:6.2f} fi {t['fi_rms']:6.2f} ({t['fi_rms']/t['ours_rms']:.3f})")
+
+
 def summarize(ts, stat='median'):
     """One number for `n` timings: their median, or (stat='trimmed') the mean of the middle 80 %. At decode sizes
     CUDA-event times fall on modes 0.16-0.22 us apart (benchmarks/explore/event_quantum.py), and a median snaps to one of

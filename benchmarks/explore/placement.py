@@ -10,8 +10,7 @@ import argparse, os, sys
 from pathlib import Path
 import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench_vs_flashinfer import fi_modules, time_one, compare
-from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+from bench_vs_flashinfer import fi_modules, time_one, compare, norm_ab_fns, norm_ab_line
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--rows', type=int, nargs='+', default=[192, 238])
@@ -54,13 +53,9 @@ for gb in args.ballast_gb:
                     (x, bx), (r, br), (o, bo), (w, bw) = (carved((rows, d), dt, off), carved((rows, d), dt, off),
                                                           carved((rows, d), dt, off), carved((d,), dt, off))
                     keep += [bx, br, bo, bw]
-                    fns = {'ours_fused': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6),
-                           'fi_fused': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False),
-                           'ours_rms': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o),
-                           'fi_rms': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
-                    cases.append((f'ballast {held:4.0f} GB  {rows}x{d} {name:8s} offset {off:6d}', fns))
+                    cases.append((f'ballast {held:4.0f} GB  {rows}x{d} {name:8s} offset {off:6d}',
+                                  norm_ab_fns(fi_norm, x, r, w, o)))
     res = compare(cases, flush, args.n, args.rounds, timer=lambda fn, fl, n: time_one(fn, fl, n, 'trimmed'))
     for label, t in res:
-        print(f"{label}  rms ours {t['ours_rms']:6.2f} fi {t['fi_rms']:6.2f} ({t['fi_rms'] / t['ours_rms']:.3f})"
-              f"   fused ours {t['ours_fused']:6.2f} fi {t['fi_fused']:6.2f} ({t['fi_fused'] / t['ours_fused']:.3f})")
+        print(f"{label}  {norm_ab_line(t)}")
     del cases, keep, res

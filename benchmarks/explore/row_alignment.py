@@ -6,8 +6,7 @@ import os, sys
 from pathlib import Path
 import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench_vs_flashinfer import fi_modules, time_one, compare
-from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+from bench_vs_flashinfer import fi_modules, time_one, compare, norm_ab_fns, norm_ab_line
 fi_norm, _ = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
 flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
 cases = []
@@ -18,12 +17,8 @@ for dt in (torch.bfloat16, torch.float16):
             ob = torch.empty(rows, stride, device='cuda', dtype=dt)
             x, r, o = xb[:, :d], rb[:, :d], ob[:, :d]
             w = torch.randn(d, device='cuda', dtype=dt)
-            fns = {'ours_fused': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6),
-                   'fi_fused': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False),
-                   'ours_rms': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o),
-                   'fi_rms': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
-            cases.append((f'{rows}x{d} stride {stride} {str(dt)[6:]}', fns))
+            cases.append((f'{rows}x{d} stride {stride} {str(dt)[6:]}', norm_ab_fns(fi_norm, x, r, w, o)))
 res = compare(cases, flush, 40, 3, timer=lambda fn, fl, n: time_one(fn, fl, n, 'trimmed'))
 print(torch.cuda.get_device_name(), '| trimmed mean us, CUDA events, L2 flushed, median of 3 rounds')
 for label, t in res:
-    print(f"{label:34s} ours fused {t['ours_fused']:6.2f} fi {t['fi_fused']:6.2f} ({t['fi_fused']/t['ours_fused']:.3f})   ours rms {t['ours_rms']:6.2f} fi {t['fi_rms']:6.2f} ({t['fi_rms']/t['ours_rms']:.3f})")
+    print(f"{label:34s} {norm_ab_line(t)}")
