@@ -189,6 +189,14 @@ def test_norm_every_vector_width(d, dtype):
     rmsnorm(xv, w, 1e-6, out=out)
     assert_close_rel(out, ref_rmsnorm(xv, w, 1e-6), dtype)
 
+def _guarded(rows, d, dtype, pad):
+    "A NaN buffer of rows + 1 rows of d + pad: rows written at columns [o, o + d) leave the rest NaN (a guard row below)."
+    return torch.full((rows + 1, d + pad), float('nan'), device='cuda', dtype=dtype)
+
+def _untouched(buf, rows, d, o=0):
+    "Nothing of `buf` (from _guarded) written beside columns [o, o + d) of its first `rows` rows."
+    return buf[:, :o].isnan().all() and buf[:, o + d:].isnan().all() and buf[rows].isnan().all()
+
 # issue 19, session 31: a row that fills its block's threads exactly (d / 8 = threads x vectors a thread) takes the
 # exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Every row written (the
 # output; the fused op's x and residual, in place) sits between poisoned guard columns, above a poisoned guard row:
@@ -205,8 +213,8 @@ def test_norm_every_vector_width(d, dtype):
 @pytest.mark.parametrize('d', [1536, 2048, 2040, 2056, 2880, 1540, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
-    guarded = lambda rows: torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-    def untouched(buf, rows): return buf[:, d:].isnan().all() and buf[rows].isnan().all()
+    guarded = lambda rows: _guarded(rows, d, dtype, 16)
+    untouched = lambda buf, rows: _untouched(buf, rows, d)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 40 * sms):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
@@ -285,8 +293,8 @@ PEELED_HIDDEN = [1, 9, 1537, 4095, 4097, 7585, 11875, 16383, 20001, 32759]
 def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    guarded = lambda rows: torch.full((rows + 1, d + 24), float('nan'), device='cuda', dtype=dtype)
-    def untouched(buf, rows, o): return buf[:, :o].isnan().all() and buf[:, o + d:].isnan().all() and buf[rows].isnan().all()
+    guarded = lambda rows: _guarded(rows, d, dtype, 24)
+    untouched = lambda buf, rows, o: _untouched(buf, rows, d, o)
     for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (2000, 0)):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         xb, buf = guarded(rows), guarded(rows)                # x and out o elements into rows of d + 24
