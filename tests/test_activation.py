@@ -119,6 +119,23 @@ def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
             torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
             assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, rows, 'wrote outside its rows')
 
+# issue 19, session 38: short rows past decode share a block (blockDim.y rows, each a power-of-two group of threads or
+# whole warps: 16-bit d <= 512 at 16-byte vectors); 1024, a width of 8-byte vectors (132) and decode rows keep one block
+# a row. Each row is written between poisoned guard columns, above a poisoned guard row, from a strided input; the row
+# counts leave the last block part full.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', [8, 64, 120, 256, 320, 512, 1024, 132])
+def test_act_short_rows_share_blocks(d, dtype):
+    for name, (fn, act) in OPS.items():
+        for rows in (1, 300, 1001, 4099):
+            x = torch.randn(rows, 2 * d + 24, device='cuda', dtype=dtype)[:, :2 * d]
+            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+            fn(x, out=buf[:rows, :d])
+            ref = act(x[:, :d].double()) * x[:, d:].double()
+            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
+            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, d, rows, 'wrote outside its rows')
+
 @pytest.mark.cuda
 def test_act_checks_in_binding_match_python():
     x = torch.randn(4, 64, device='cuda', dtype=torch.bfloat16)
@@ -274,7 +291,8 @@ def test_act_rows_past_one_grid_dimension():
     "Rows go on grid.y (<= 65535) and grid.z, split evenly over the slabs; the last slab's last rows (at most z - 1) have none."
     import flashinfer_nb.activation as A
     m = A.get_act_and_mul_module('silu')
-    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21)]:  # hint 21: 2 blocks a row
+    # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs
+    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21), (4 * 65535 + 5, 512, 0)]:
         x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.float16)
         o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=torch.float16)   # a row past the end stays NaN
         if hint: m.silu_and_mul_hint(o[:rows], x, False, hint)

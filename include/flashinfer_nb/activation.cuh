@@ -49,15 +49,19 @@ constexpr int kThreads = 256;
 // first LDG was the 44th instruction, now the 22nd). H100, one process, bits unchanged: 1.1-3.1 % faster at 1-256
 // rows x 4096, 8960 and 14336, 0.2-0.8 % at 2048 rows; 18944 (2368 vectors, 10 blocks of 256) has no exact fit
 // (NVIDIA_H100_lib_ab_exact_s31.txt).
-template <typename T, typename Act, int kVec, int kPer, bool kExact = false>
+// kPacked: rows of one block's width or less past decode, blockDim.y of them a block (blockDim.x threads a row, a power
+// of two up to 32 or whole warps, so a warp holds whole rows); see the launcher.
+template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false>
 __global__ void __launch_bounds__(kThreads)
     ActAndMulKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
                     int d, int64_t rows) {
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
   auto in_row = [nvec](int i) { return kExact || i < nvec; };
-  const int64_t r =
-      kExact ? static_cast<int64_t>(blockIdx.y) : static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+  const int64_t slab_row = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+  const int64_t r = kExact    ? static_cast<int64_t>(blockIdx.y)
+                    : kPacked ? slab_row * blockDim.y + threadIdx.y
+                              : slab_row;
   if (!kExact && r >= rows) return;  // only past 65535 rows: the last grid.z slab's last gz - 1 rows at most
   const int chunk = static_cast<int>(blockIdx.x);
   const T* row = in + r * in_stride;
@@ -135,16 +139,40 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
     threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
   }
+  // Short rows past decode (a row's work fits a quarter block, at the widest vector: 16-bit d <= 512): one block a row
+  // made the grid's size, not the bytes, the limit, as the block scheduler starts only so many blocks a microsecond
+  // (262144 x 128 bf16: ours 318.9 us and FlashInfer's the same, torch 183; H200, NVIDIA_H200_small_widths_s38.txt).
+  // Such rows share a block: blockDim.x threads a row (the power of two at or above the row's work up to 32, else
+  // whole warps), blockDim.y rows. lib_ab, 2048-262144 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 512
+  // wide +4.4 to +68 %, 320 +16 to +158 %, 128 +34 to +506 %, 64 up to 10.7x; at 1024 (two rows of 128 threads) -0.6
+  // to -6.5 %, so not there.
+  int rows_per_block = 1;
+  if (hint == 0 && !decode && vec == kMaxVec && per == 1 && blocks == 1 && 4 * threads <= kThreads) {
+    if (work <= 32) {
+      threads = 1;
+      while (threads < work) threads *= 2;
+    }
+    rows_per_block = kThreads / threads;
+  }
+  // A decode row of one block gets exactly its work's threads (FlashInfer's block is d / vec too), so the block covers
+  // it exactly and the kernel without the index tests runs: 64-192 and 320 wide (8-40 threads), 1-256 rows, both
+  // dtypes, +0.7 to +3.6 % (H200, lib_ab, NVIDIA_H200_lib_ab_short_rows_s38.txt); 256 and 1024 (exact already) +-1 %.
+  if (hint == 0 && decode && blocks == 1) threads = static_cast<int>(work);
   // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
   // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
   // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
   // against FlashInfer's 1887 on the H100, benchmarks/results/NVIDIA_H100_issue19_rows65536_s29.txt.)
-  const int64_t gz = ceil_div(rows, int64_t{65535}), gy = ceil_div(rows, gz);
+  const int64_t row_blocks = ceil_div(rows, static_cast<int64_t>(rows_per_block));
+  const int64_t gz = ceil_div(row_blocks, int64_t{65535}), gy = ceil_div(row_blocks, gz);
   const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
-  const bool exact = per == 1 && vec == kMaxVec && gz == 1 && blocks * threads == d / vec;  // see the kernel
+  const bool exact =
+      per == 1 && vec == kMaxVec && gz == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if constexpr (kVec == kMaxVec) {
+      if (rows_per_block > 1)
+        return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, false, true>, grid, dim3(threads, rows_per_block),
+                             stream, pdl, in, in_stride, out, out_stride, d, rows);
       if (exact)
         return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
                              out, out_stride, d, rows);

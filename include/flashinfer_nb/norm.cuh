@@ -238,8 +238,10 @@ constexpr bool kHas48 = kFused && sizeof(T) == 2 && kVec == 8 && kVPT == 4 && kW
 template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight = kLate, int kFit = kTested,
           bool kShift = false>
 cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
-  const int64_t grid = kGroup > 0 ? ceil_div(p.rows, kPackedBlock / kGroup) : p.rows;  // block mode: one block a row
-  const dim3 g(static_cast<unsigned>(grid)), b(kGroup > 0 ? kPackedBlock : block);
+  // packed: `block` threads a block (kPackedBlock where 0), block / kGroup rows; block mode: one block a row
+  const int threads = kGroup > 0 && block == 0 ? kPackedBlock : block;
+  const int64_t grid = kGroup > 0 ? ceil_div(p.rows, threads / kGroup) : p.rows;
+  const dim3 g(static_cast<unsigned>(grid)), b(threads);
   if constexpr (kGroup == 0 && kHas48<T, kVec, kVPT, kFused, kWeight>) {
     if (block <= 256)
       return launch_kernel(RMSNormKernel48<T, kVec, kVPT, 0, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
@@ -288,21 +290,39 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   and rows past 16384 (16-bit) keep the weight late. Widths that are a multiple of 2 or 4 elements keep
   //   every decode choice up to 16384.
   constexpr bool kWidest = kVec == 16 / static_cast<int>(sizeof(T));
+  int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
+  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
+  const int64_t sm64 = sms;
   if constexpr (kWidest) {
-    if (vpt_hint == 0 && weight_hint < 0) {
+    // Short rows, session 38. Packed groups are for the bandwidth: at up to 4 x the SM count (the decode and one-wave
+    // rows below), 16-bit rows of 33-128 vectors (d 264-1024) take the block-mode choice there instead (one vector a
+    // thread in blocks as wide as the row, the weight early). The packed groups had 8 rows to a block (so 256 rows
+    // filled 32 SMs) and 2-4 vectors a thread with the weight late: 0.83-0.95x FlashInfer at 1-256 x 512-1024
+    // (NVIDIA_H200_small_widths_s38.txt). lib_ab, 1-528 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 320
+    // wide +1.9 to +13 %, 512 +2.9 to +16 %, 640-1024 +8.7 to +32 %; at 128-256 wide (<= 32 vectors, one a thread in the
+    // packed group already) -5.8 to +5.3 %, so those stay packed. Every output within an ulp (the sums split
+    // differently: 1-4 elements in 10^5 round the other way).
+    const bool short_latency = sizeof(T) == 2 && sms > 0 && p.rows <= 4 * sm64 && nvec > 32;
+    if (vpt_hint == 0 && weight_hint < 0 && !short_latency) {
       if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
       if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
       if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
       if (nvec <= 8) return launch<T, kVec, 1, 8, kFused>(p, 0, stream);
       if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
       if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
-      if (nvec <= 64) return launch<T, kVec, 2, 32, kFused>(p, 0, stream);
-      if (nvec <= 128) return launch<T, kVec, 4, 32, kFused>(p, 0, stream);
+      // The fused kernel's 2 and 4 vectors take the weight early (16-bit; session 38, lib_ab, 2048-262144 rows x
+      // 320-1024, both dtypes): +0.2 to +7.3 % (2048 x 1024 +7 %; 65536 x 1024 bf16 at 99 % of the copy), -1.7 to
+      // -1.4 % only at 16384 x 768; rmsnorm keeps the late weight (-0.9 to +1.9 %, unchanged code).
+      constexpr int kPackedW = kFused && sizeof(T) == 2 ? kEarly : kLate;
+      // And from 16 x the SM count they run in 64-thread blocks (2 rows), not 256 (8): H200, lib_ab, 16384-262144 rows x
+      // 512-1024, both dtypes, +0.5 to +3.0 % (65536 x 1024 bf16 134.2 -> 131.1 us; FlashInfer 131.0, the copy 130.0);
+      // at 2048 rows -0.4 to -1.3 %, at 320 wide +-0.3 %; 32-thread blocks lost 1-49 % at 320-512
+      // (NVIDIA_H200_lib_ab_short_rows_s38.txt).
+      const int packed_block = kFused && sizeof(T) == 2 && sms > 0 && p.rows > 16 * sm64 ? 64 : 0;
+      if (nvec <= 64) return launch<T, kVec, 2, 32, kFused, kPackedW>(p, packed_block, stream);
+      if (nvec <= 128) return launch<T, kVec, 4, 32, kFused, kPackedW>(p, packed_block, stream);
     }
   }
-  int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
-  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
-  const int64_t sm64 = sms;
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
   // Past decode, the rule's own ranges below are for 16-bit rows at the widest vector (fp32 keeps the old rule).
   const bool past = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode;
