@@ -208,8 +208,8 @@ def _untouched(buf, rows, d, o=0):
 # At decode, rows of 2 or 4 vectors a thread that do not fill the block (5000, 8184; 8200, 11000) run rmsnorm's kernel
 # that tests only each thread's last vector (session 36); 9220 and 12802 (8- and 4-byte vectors, 8 and 16 a thread)
 # take the fused kernel's early weight past the SM count, and 3592 its 4-vector decode blocks (session 36). Short rows
-# of 33-128 vectors (264, 520, 1000, 1024) take one block a row up to 4 x the SM count and packed groups past it, the
-# fused op's with the early weight (session 38).
+# of 33-128 vectors (264, 520, 1000, 1024) take one block a row up to 4 x the SM count (rmsnorm: 8 x, 16 x past 64
+# vectors) and packed groups past it, the fused op's with the early weight (session 38).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
 @pytest.mark.parametrize('d', [264, 520, 1000, 1024, 1536, 2048, 2040, 2056, 2880, 1540, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
@@ -218,7 +218,7 @@ def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     guarded = lambda rows: _guarded(rows, d, dtype, 16)
     untouched = lambda buf, rows: _untouched(buf, rows, d)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 4 * sms, 4 * sms + 1, 40 * sms):
+    for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 40 * sms):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         buf = guarded(rows)
         rmsnorm(x, w, 1e-6, out=buf[:rows, :d])

@@ -293,6 +293,10 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
   const int64_t sm64 = sms;
+  // 16-bit rows of 33-128 vectors at the widest vector that take the block-mode choice for a wave (one vector a thread,
+  // the weight early) instead of packed groups (below)
+  const bool short_block = kWidest && sizeof(T) == 2 && sms > 0 && nvec > 32 && nvec <= 128 &&
+                           p.rows <= (kFused ? 4 : nvec > 64 ? 16 : 8) * sm64;
   if constexpr (kWidest) {
     // Short rows, session 38. Packed groups are for the bandwidth: at up to 4 x the SM count (the decode and one-wave
     // rows below), 16-bit rows of 33-128 vectors (d 264-1024) take the block-mode choice there instead (one vector a
@@ -302,8 +306,14 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     // wide +1.9 to +13 %, 512 +2.9 to +16 %, 640-1024 +8.7 to +32 %; at 128-256 wide (<= 32 vectors, one a thread in the
     // packed group already) -5.8 to +5.3 %, so those stay packed. Every output within an ulp (the sums split
     // differently: 1-4 elements in 10^5 round the other way).
-    const bool short_latency = sizeof(T) == 2 && sms > 0 && p.rows <= 4 * sm64 && nvec > 32;
-    if (vpt_hint == 0 && weight_hint < 0 && !short_latency) {
+    // rmsnorm keeps that choice further, to 8 x the SM count at 33-64 vectors and 16 x at 65-128: H200, decode_configs.py
+    // at 529-3200 rows x 320-1024 bf16 (NVIDIA_H200_decode_configs_short_rows_mid_s38.txt), the packed groups were
+    // 0.89-0.99x FlashInfer at 600-1000 x 768-1024 (600 x 1024 5.95 us, FlashInfer 5.28; this choice 5.00). The choice
+    // was 5-21 % faster than them at 529-1000 rows x 320-1024, and at 1300-2000 rows 6-11 % at 1024, 4-7 % at 768 to
+    // 1600; past that (2000 x 768 -2 %, 1600 x 512 -3 %) the packed groups win. The one-wave rule's 2 vectors a thread
+    // (vpt 102) were up to 7 % slower than 1 at 768. The fused op's packed rows, within 2 % of it at 529-1000 x 768-1024
+    // and 3 % ahead at 320-512, stay.
+    if (vpt_hint == 0 && weight_hint < 0 && !short_block) {
       if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
       if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
       if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
@@ -334,7 +344,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // (H100, CUDA events, L2 flushed, NVIDIA_H100_decode_configs_past_decode_s32.txt). Not the fused kernel with
   // 512-thread blocks of 2 vectors (8192): there the early weight was 0.2-9 % slower than the rule at 300-528 rows.
   const bool wave = past && p.rows <= 4 * sm64 && nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
-  const bool latency = decode || wave;  // the choices for a grid that runs as one wave: see above and below
+  // the choices for a grid that runs as one wave (see above and below), and for the short rows above
+  const bool latency = decode || wave || (vpt_hint == 0 && short_block);
   // Past that wave, 2 vectors a thread with the weight early, where the rule's 4 and late weight lost to FlashInfer
   // (H100, CUDA events, L2 flushed; NVIDIA_H100_decode_configs_mid_s32.txt, ..._fused_prefill_s32.txt):
   // - rmsnorm, rows of <= 512 vectors (16-bit d <= 4096) up to 8 x the SM count, of <= 256 up to 16 x: the rule was
