@@ -157,7 +157,8 @@ def _norm_case(name: str, fn, gemma: bool, fused: bool) -> OpCase:
         return {'residual': r, 'input': _rms(r, wt(a['weight']), a['eps'])}
     return OpCase(name, fn, make, reference, NORM_DTYPES, typical_shape=(4, 64),
                   edge_shapes=((1, 64), (5, 1), (2, 3), (7, 33), (3, 2880), (2, 5120), (1, 7168), (1, 12288),
-                               (1, 16384), (0, 64), (2, 3, 128), (4, 4096), (3, 4097), (2, 16383)),
+                               (1, 16384), (0, 64), (2, 3, 128), (4, 4096), (3, 4097), (2, 16383), (600, 1000),
+                               (3000, 520)),
                   out_shape=None if fused else (lambda kw: kw['input'].shape),
                   shape_ok=lambda s: len(s) >= 1 and s[-1] <= MAX_HIDDEN, views=('contiguous', 'offset', 'strided_rows'),
                   bad_scalars={'eps': ['1e-6', None, True, -1.0, float('nan')]}, disjoint=(('input', 'residual'),) if fused else (),
@@ -171,7 +172,7 @@ def _act_case(name: str, fn, act) -> OpCase:
     return OpCase(name, fn, lambda shape, dtype, device: dict(input=torch.randn(shape, dtype=dtype, device=device)),
                   reference, ACT_DTYPES, typical_shape=(4, 64),
                   edge_shapes=((1, 2), (5, 2), (3, 14), (2, 66), (7, 2 * 1001), (4, 2 * 2880), (2, 2 * 7168),
-                               (1, 2 * 14336), (0, 8), (2, 3, 128)),
+                               (1, 2 * 14336), (0, 8), (2, 3, 128), (1000, 2 * 64), (300, 2 * 512)),
                   out_shape=lambda kw: (*kw['input'].shape[:-1], kw['input'].shape[-1] // 2) if kw['input'].dim() else (),
                   out_alias_ok=False,
                   shape_ok=lambda s: len(s) >= 1 and s[-1] % 2 == 0, views=('contiguous', 'offset', 'strided_rows'),
