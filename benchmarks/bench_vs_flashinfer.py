@@ -14,7 +14,7 @@ L2 flushed (a 256 MB write) before each, median of N, in interleaved rounds (our
 so clock drift hits all alike. At decode sizes those times fall on modes ~0.2 us apart and a median snaps to one:
 `--stat trimmed` takes each round's mean of the middle 80 % instead (see summarize).
 """
-import argparse, os, re, statistics, sys
+import argparse, itertools, math, os, random, re, statistics, sys
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -276,16 +276,49 @@ def pdl_chain(fi_norm, fi_act, rows_list, flush, n, rounds, h=4096, inter=14336,
     return lines
 
 
-def table_bytes(dtypes, hiddens, rows_list, inter, n_acts):
+def pairs_bytes(dtypes, norm_pairs, act_pairs, n_acts):
     """Device bytes the table's buffers hold at once (every case stays allocated across the interleaved rounds): per norm
-    shape x, out, residual and the two copy kernels' destinations (6 rows x d), per gated shape the input (2d), out (d)
-    and the copy kernel's source clone and destination (3d); plus the 256 MB L2 flush buffer."""
+    shape (hidden, rows) x, out, residual and the two copy kernels' destinations (6 rows x d), per gated shape (d, rows)
+    the input (2d), out (d) and the copy kernel's source clone and destination (3d); plus the 256 MB L2 flush buffer."""
     total = 256 << 20
     for dt in dtypes:
         es = torch.empty((), dtype=getattr(torch, dt)).element_size()
-        total += sum(6 * r * h * es for h in hiddens for r in rows_list)
-        total += n_acts * sum(6 * r * d * es for d in inter for r in rows_list)
+        total += sum(6 * r * h * es for h, r in norm_pairs)
+        total += n_acts * sum(6 * r * d * es for d, r in act_pairs)
     return total
+
+
+def table_bytes(dtypes, hiddens, rows_list, inter, n_acts):
+    "`pairs_bytes` for every width with every row count."
+    return pairs_bytes(dtypes, list(itertools.product(hiddens, rows_list)), list(itertools.product(inter, rows_list)),
+                       n_acts)
+
+
+WIDTH_CLASSES = ('x8', 'x4', 'x2', 'odd')   # a multiple of 8 elements; of 4 but not 8; of 2 but not 4; odd
+
+
+def draw_shapes(k, seed, widths=(64, 16384), inter=(64, 18944), rows=(1, 65536), max_elems=1 << 27):
+    """k norm shapes and k gated shapes, (width, rows) pairs drawn at random (reproducible by `seed`), for sweeps over the
+    class the issue names rather than its examples. Widths log-uniform in their range and moved into each width class
+    in turn (`WIDTH_CLASSES`: every vector width's kernels, the peeled and single-element ones included); rows
+    log-uniform, every other draw a decode batch (<= 256) and the rest past it, halved while rows x width passes
+    `max_elems` (so a table fits the GPU). Returns (norm_pairs, act_pairs)."""
+    if k < 1: raise ValueError(f"draw at least one shape, not {k}")
+    rng = random.Random(seed)
+    loguni = lambda lo, hi: int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+    def width(lo, hi, i):
+        w = max(lo - lo % 8 + 8, loguni(lo, hi) // 8 * 8)            # a multiple of 8 in range ...
+        w = min(w, hi - hi % 8 - 8)
+        return w + (0, 4, 2, 1)[i % len(WIDTH_CLASSES)]               # ... moved into class i (8 + 4: x4, 8 + 2: x2, + 1: odd)
+    def row_count(i, w):
+        dec, past = (rows[0], min(256, rows[1])), (max(257, rows[0]), rows[1])   # either may be empty for a narrow range
+        r = loguni(*(dec if dec[0] <= dec[1] and (i % 2 == 0 or past[0] > past[1]) else past))
+        while r > 1 and r * w > max_elems: r //= 2
+        return r
+    # the classes cycle with period 4 and the row ranges with period 2: offset the rows so each class sees both ranges
+    norm = [(w, row_count(i + i // 4, w)) for i in range(k) for w in [width(*widths, i)]]
+    act = [(d, row_count(i + i // 4, 3 * d)) for i in range(k) for d in [width(*inter, i)]]
+    return norm, act
 
 
 def check_memory(need, free, total):
@@ -349,13 +382,23 @@ def main():
     ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
     ap.add_argument('--recheck', type=int, default=0, metavar='K',
                     help='time each case under 1.05x K more times (fresh rounds) and report the median of its ratios')
+    ap.add_argument('--draw', type=int, default=0, metavar='K',
+                    help='instead of --rows/--hiddens/--inter: K norm and K gated shapes drawn at random (see draw_shapes: '
+                         'widths 64-16384 of every divisibility class, rows 1-65536, half of them decode batches)')
+    ap.add_argument('--seed', type=int, default=0, help='the seed of --draw (the table names it)')
     a = ap.parse_args()
+    if a.draw and (a.rows or a.hiddens or a.inter is not None):
+        ap.error('--draw picks the shapes itself: leave out --rows, --hiddens and --inter')
     hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
     rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
     inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
+    if a.draw:
+        norm_pairs, act_pairs = draw_shapes(a.draw, a.seed)
+    else:
+        norm_pairs, act_pairs = list(itertools.product(hiddens, rows_list)), list(itertools.product(inter, rows_list))
+    if a.no_norm: norm_pairs = []
     if not a.no_table:
-        check_memory(table_bytes(a.dtypes, [] if a.no_norm else hiddens, rows_list, inter, len(a.acts)),
-                     *torch.cuda.mem_get_info())
+        check_memory(pairs_bytes(a.dtypes, norm_pairs, act_pairs, len(a.acts)), *torch.cuda.mem_get_info())
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_acts = fi_modules(root, sorted(set(a.acts) | ({'silu'} if a.pdl_chain else set())))
     from flashinfer_nb.magics import compile_cell
@@ -365,9 +408,9 @@ def main():
     cases = []
     for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)
-        for h in ([] if a.no_norm else hiddens):
+        for h, h_pairs in itertools.groupby(norm_pairs, key=lambda p: p[0]):
             w = torch.randn(h, device='cuda', dtype=dtype)
-            for rows in rows_list:
+            for _, rows in h_pairs:
                 x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
                 plain = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
                          'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False),
@@ -381,14 +424,13 @@ def main():
         for act_name in a.acts:
             ours_fn, ref_act, _ = ACTS[act_name]
             fi_fn = getattr(fi_acts[act_name], f'{act_name}_and_mul')
-            for d in inter:
-                for rows in rows_list:
-                    x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
-                    act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=False, skip_check=True),
-                           'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, False),
-                           'torch': lambda x=x, d=d, g=ref_act: g(x[:, :d]) * x[:, d:]}
-                    if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
-                    cases.append((f"{act_name}_and_mul {rows}x{d} {dt}", act))
+            for d, rows in act_pairs:
+                x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
+                act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=False, skip_check=True),
+                       'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, False),
+                       'torch': lambda x=x, d=d, g=ref_act: g(x[:, :d]) * x[:, d:]}
+                if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
+                cases.append((f"{act_name}_and_mul {rows}x{d} {dt}", act))
     if cases:   # the floor of every latency-bound row: an empty kernel, timed the same way, before and after the table
         dummy = torch.empty(1, device='cuda')
         cases = [('empty kernel (floor)', {'ours': lambda: copy_mod.empty(dummy)})] + cases + \
@@ -399,6 +441,9 @@ def main():
     floors = [t['ours'] for label, t in res if label.startswith('empty kernel')]
     floor = min(floors) if floors else None
     lines = [f"{torch.cuda.get_device_name()}; torch {torch.__version__}; FlashInfer 0.7.2.post1 kernels from {root}"]
+    if a.draw:
+        lines += [f"shapes drawn with --draw {a.draw} --seed {a.seed}: norm (rows x hidden) " +
+                  ' '.join(f'{r}x{h}' for h, r in norm_pairs) + "; gated (rows x d) " + ' '.join(f'{r}x{d}' for d, r in act_pairs)]
     if cases:
         what = 'median' if a.stat == 'median' else 'mean of the middle 80 %'
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, {what} of {a.n}, median of {a.rounds} interleaved "

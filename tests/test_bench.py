@@ -180,3 +180,20 @@ def test_bench_vs_flashinfer_rechecks_the_cases_under_the_goal():
     assert lines[3].split()[3:] == ['1.020', '1.030', '1.000', 'median', '1.020']
     assert lines[-1] == '1 of 2 stay under 1.05x by that median'
     assert m.recheck(res, cases, 0, rerun) == [] and m.recheck(res[2:], cases, 2, rerun) == []   # nothing to do: no lines
+
+
+
+def test_bench_vs_flashinfer_draws_every_width_class():
+    m = _bench_vs_flashinfer()
+    norm, act = m.draw_shapes(16, seed=5)
+    assert (norm, act) == m.draw_shapes(16, seed=5) and norm != m.draw_shapes(16, seed=6)[0]   # reproducible by seed
+    cls = lambda w: 'x8' if w % 8 == 0 else 'x4' if w % 4 == 0 else 'x2' if w % 2 == 0 else 'odd'
+    for pairs, (lo, hi), per_row in ((norm, (64, 16384), 1), (act, (64, 18944), 3)):
+        assert len(pairs) == 16 and all(lo <= w <= hi and 1 <= r <= 65536 and r * w * per_row <= 1 << 27 for w, r in pairs)
+        for c in m.WIDTH_CLASSES:                      # every class, each at a decode batch and past it
+            rows = [r for w, r in pairs if cls(w) == c]
+            assert len(rows) == 4 and min(rows) <= 256 < max(rows), (c, pairs)
+    # a case that would pass the element cap gets fewer rows, never a smaller width
+    (w, r), = m.draw_shapes(1, seed=1, widths=(16000, 16384), rows=(60000, 65536))[0]
+    assert w >= 16000 and r * w <= 1 << 27 and r * w * 2 > 1 << 27
+    with pytest.raises(ValueError, match='at least one'): m.draw_shapes(0, seed=1)
