@@ -121,10 +121,10 @@ def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
 
 # issue 19, session 38: short rows past decode share a block (blockDim.y rows, each a power-of-two group of threads or
 # whole warps: 16-bit d <= 512 at 16-byte vectors); 1024, a width of 8-byte vectors (132) and decode rows keep one block
-# a row. Each row is written between poisoned guard columns, above a poisoned guard row, from a strided input; the row
-# counts leave the last block part full.
+# a row (fp32: d <= 256, and 132 in 4-element vectors). Each row is written between poisoned guard columns, above a
+# poisoned guard row, from a strided input; the row counts leave the last block part full.
 @pytest.mark.cuda
-@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 @pytest.mark.parametrize('d', [8, 64, 120, 256, 320, 512, 1024, 132])
 def test_act_short_rows_share_blocks(d, dtype):
     for name, (fn, act) in OPS.items():
