@@ -321,7 +321,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
       if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
       // The fused kernel's 2 and 4 vectors take the weight early (16-bit; session 38, lib_ab, 2048-262144 rows x
-      // 320-1024, both dtypes): +0.2 to +7.3 % (2048 x 1024 +7 %), -1.7 to -1.4 % only at
+      // 320-1024, both dtypes): -0.4 to +7.3 % (2048 x 1024 +7 %), -1.7 to -1.4 % at
       // 16384 x 768; rmsnorm keeps the late weight (-0.9 to +1.9 %, unchanged code).
       constexpr int kPackedW = kFused && sizeof(T) == 2 ? kEarly : kLate;
       // And from 16 x the SM count they run in 64-thread blocks (2 rows), not 256 (8): H200, lib_ab, 16384-262144 rows x
