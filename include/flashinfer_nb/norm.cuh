@@ -25,8 +25,7 @@ namespace norm_detail {
 
 // kGroup > 0: kGroup (<= 32, a power of two) threads per row, blockDim.x / kGroup rows per block.
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
-constexpr int kPrefetchBlocks = 32;  // blocks that prefetch the weight into L2 (see the kernel)
-constexpr int kMaxBlock = 512;     // block-mode threads per row: 128 registers per thread stay available
+// kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
 
 // When the weight is read (kWeight):

@@ -10,6 +10,10 @@ namespace flashinfer_nb {
 
 namespace norm_detail {
 
+// Limits of every norm kernel (norm.cuh, norm_peeled.cuh)
+constexpr int kPrefetchBlocks = 32;  // blocks that prefetch a late weight into L2 (see the kernels)
+constexpr int kMaxBlock = 512;       // block-mode threads per row: 128 registers per thread stay available
+
 struct NormParams {
   const void* input;  // rows x d, row stride in_stride (elements)
   void* residual;     // fused only: rows x d, row stride res_stride

@@ -75,7 +75,7 @@ __device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
 // and the fifth slot also cost its 4-chunk kernel 1-2 % at 12001-16375).
 constexpr int kPeelWide = 544;
 template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold>
-__global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : 512) RMSNormPeeledKernel(const NormParams p) {
+__global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : kMaxBlock) RMSNormPeeledKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
   using V = VecN<T, 8>;
@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : 5
     raw_w(i, lo, hi);
     return place(lo, hi);
   };
-  if (!kEarly && blockIdx.x < 32) {  // the late weight: the first blocks prefetch it into L2 (norm.cuh)
+  if (!kEarly && blockIdx.x < kPrefetchBlocks) {  // the late weight: the first blocks prefetch it into L2 (norm.cuh)
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int i = lane + k * group;
@@ -234,12 +234,12 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
   const bool decode = sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
   int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
-  while (ceil_div(nch, vpt) > 512 && vpt < 8) vpt *= 2;
+  while (ceil_div(nch, vpt) > kMaxBlock && vpt < 8) vpt *= 2;
   // the fused kernel at 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread,
   // unless forced)
   const bool wide = kFused && vpt == 8 && vpt_hint != 8 && weight_hint != 1 && ceil_div(nch, 4) <= kPeelWide;
   if (wide) vpt = 4;
-  if (ceil_div(nch, vpt) > (wide ? kPeelWide : 512) || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8))
+  if (ceil_div(nch, vpt) > (wide ? kPeelWide : kMaxBlock) || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8))
     return cudaErrorInvalidValue;
   const bool early = weight_hint >= 0 ? weight_hint == 1 : decode && vpt <= 4 && !wide;
   if (early && (vpt == 8 || wide)) return cudaErrorInvalidValue;
