@@ -288,12 +288,6 @@ def pairs_bytes(dtypes, norm_pairs, act_pairs, n_acts):
     return total
 
 
-def table_bytes(dtypes, hiddens, rows_list, inter, n_acts):
-    "`pairs_bytes` for every width with every row count."
-    return pairs_bytes(dtypes, list(itertools.product(hiddens, rows_list)), list(itertools.product(inter, rows_list)),
-                       n_acts)
-
-
 WIDTH_CLASSES = ('x8', 'x4', 'x2', 'odd')   # a multiple of 8 elements; of 4 but not 8; of 2 but not 4; odd
 
 

@@ -139,9 +139,9 @@ def _bench_vs_flashinfer():
 def test_bench_vs_flashinfer_checks_memory_first():
     m = _bench_vs_flashinfer()
     # per norm shape 6 rows x d (x, out, residual, the copies' destinations), per gated shape 6 rows x d; 256 MB flush
-    assert m.table_bytes(['bfloat16'], [4096], [8], [], 1) == 6 * 8 * 4096 * 2 + (256 << 20)
-    assert m.table_bytes(['float32', 'float16'], [], [2], [100], 2) == 2 * 6 * 2 * 100 * (4 + 2) + (256 << 20)
-    need = m.table_bytes(['bfloat16', 'float16'], [16384], [65536], [], 0)
+    assert m.pairs_bytes(['bfloat16'], [(4096, 8)], [], 1) == 6 * 8 * 4096 * 2 + (256 << 20)
+    assert m.pairs_bytes(['float32', 'float16'], [], [(100, 2)], 2) == 2 * 6 * 2 * 100 * (4 + 2) + (256 << 20)
+    need = m.pairs_bytes(['bfloat16', 'float16'], [(16384, 65536)], [], 0)
     assert need > 24 * 2**30
     m.check_memory(need, free=2 * need, total=2 * need)   # fits: returns
     with pytest.raises(SystemExit, match=r'need 24\.\d GiB .* 20\.0 of 80\.0 GiB free.*fewer --rows'):
