@@ -136,6 +136,24 @@ def test_act_short_rows_share_blocks(d, dtype):
             torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
             assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, d, rows, 'wrote outside its rows')
 
+# issue 19, session 39: narrow vectors (d not a multiple of 16 bytes). Rows of at most one block's vectors take one
+# vector a thread in a block exactly the row to 4 x the SMs (single elements 7 x), then 16 bytes a thread, rows sharing
+# a block past 7 x; rows of more vectors (666 in 2-element vectors, 1001) keep one block a row. Guard columns and row
+# poisoned, strided input; the row counts sit on both sides of each threshold and leave the last block part full.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize('d', [73, 98, 108, 130, 498, 666, 1001])
+def test_act_narrow_rows(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for name, (fn, act) in OPS.items():
+        for rows in (1, 2 * sms + 1, 4 * sms, 4 * sms + 1, 7 * sms, 7 * sms + 1, 7 * sms + 3, 4099):
+            x = torch.randn(rows, 2 * d + 24, device='cuda', dtype=dtype)[:, :2 * d]
+            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+            fn(x, out=buf[:rows, :d])
+            ref = act(x[:, :d].double()) * x[:, d:].double()
+            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
+            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, d, rows, 'wrote outside its rows')
+
 @pytest.mark.cuda
 def test_act_checks_in_binding_match_python():
     x = torch.randn(4, 64, device='cuda', dtype=torch.bfloat16)

@@ -121,7 +121,15 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     return cudaErrorInvalidValue;
   int sms = 0;
   const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  const bool one = hint != 0 ? hint_per == 1 : decode;
+  // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to a few waves:
+  // one vector a thread too, the block exactly the row (the exact kernel), as at decode. 16 bytes a thread made 32-thread
+  // blocks of a few busy threads, each waiting on 4-8 loads of each half in a row (H200, lib_ab, both dtypes,
+  // NVIDIA_H200_lib_ab_narrow_rows_s39.txt: 300-600 rows x 73-498 wide +2 to +15 %, single elements to 827 rows +0 to
+  // +8 %; 2- and 4-element vectors at 600-827 rows -1 to -3 %, so those stop at 4 x the SMs).
+  const int64_t narrow_rows = (vec == 1 ? 7 : 4) * static_cast<int64_t>(sms);
+  const bool narrow_latency =
+      hint == 0 && !decode && vec < kMaxVec && sms > 0 && d / vec <= kThreads && rows <= narrow_rows;
+  const bool one = hint != 0 ? hint_per == 1 : decode || narrow_latency;
   const int per = one ? 1 : kMaxVec / vec;           // vectors per thread: 16 bytes of each operand
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
@@ -132,22 +140,24 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
   // thread in the 8th block, so one block in eight did nothing but be scheduled. Not at decode: one more pass is one
   // more dependent DRAM round trip there.
-  if (hint == 0 && !decode && blocks > 1 && work - (blocks - 1) * threads < threads / 8) {
+  if (hint == 0 && !decode && !narrow_latency && blocks > 1 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
   } else if (hint == 0 && blocks > 1) {
     // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
     threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
   }
-  // Short rows past decode (a row's work fits a quarter block, at the widest vector: 16-bit d <= 512): one block a row
+  // Short rows past decode (a row's work fits a quarter block: 16-bit d <= 512 at the widest vector): one block a row
   // made the grid's size, not the bytes, the limit, as the block scheduler starts only so many blocks a microsecond
   // (262144 x 128 bf16: ours 318.9 us and FlashInfer's the same, torch 183; H200, NVIDIA_H200_small_widths_s38.txt).
   // Such rows share a block: blockDim.x threads a row (the power of two at or above the row's work up to 32, else
   // whole warps), blockDim.y rows. lib_ab, 2048-262144 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 512
   // wide +4.4 to +68 %, 320 +16 to +158 %, 128 +34 to +506 %, 64 up to 10.7x; at 1024 (two rows of 128 threads) -0.6
-  // to -6.5 %, so not there.
+  // to -6.5 %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs too: 1056-41801 rows x 73-498 wide
+  // +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 600-827 rows 2- and 4-element rows lost 1-3 %.
   int rows_per_block = 1;
-  if (hint == 0 && !decode && vec == kMaxVec && per == 1 && blocks == 1 && 4 * threads <= kThreads) {
+  if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > 7 * static_cast<int64_t>(sms)) &&
+      blocks == 1 && 4 * threads <= kThreads) {
     if (work <= 32) {
       threads = 1;
       while (threads < work) threads *= 2;
@@ -157,7 +167,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // A decode row of one block gets exactly its work's threads (FlashInfer's block is d / vec too), so the block covers
   // it exactly and the kernel without the index tests runs: 64-192 and 320 wide (8-40 threads), 1-256 rows, both
   // dtypes, +0.7 to +3.6 % (H200, lib_ab, NVIDIA_H200_lib_ab_short_rows_s38.txt); 256 and 1024 (exact already) +-1 %.
-  if (hint == 0 && decode && blocks == 1) threads = static_cast<int>(work);
+  // Narrow vectors as well (session 39): 1-256 rows x 73-498 wide +1 to +4.5 % (NVIDIA_H200_lib_ab_narrow_rows_s39.txt).
+  if (hint == 0 && (decode || narrow_latency) && blocks == 1) threads = static_cast<int>(work);
   // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
   // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
   // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
@@ -166,17 +177,15 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const int64_t gz = ceil_div(row_blocks, int64_t{65535}), gy = ceil_div(row_blocks, gz);
   const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
   const bool exact =
-      per == 1 && vec == kMaxVec && gz == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
+      per == 1 && gz == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
-    if constexpr (kVec == kMaxVec) {
-      if (rows_per_block > 1)
-        return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, false, true>, grid, dim3(threads, rows_per_block),
-                             stream, pdl, in, in_stride, out, out_stride, d, rows);
-      if (exact)
-        return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
-                             out, out_stride, d, rows);
-    }
+    if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
+      return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec, false, true>, grid,
+                           dim3(threads, rows_per_block), stream, pdl, in, in_stride, out, out_stride, d, rows);
+    if (exact)
+      return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
+                           out, out_stride, d, rows);
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
                            out_stride, d, rows);

@@ -271,10 +271,16 @@ template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream) {
   NormParams p = params;
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
-  // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200)
+  // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200).
+  // Not decode rows of up to 1024 elements: there single elements, one or two a thread (FlashInfer's way), beat the
+  // peeled chunks by 1-24 % (97-1023 wide, 1-256 rows, both ops and dtypes; 1025 and 1537 -1 to +1 %, and from 1537
+  // the peeled kernel is 4-12 % faster; H200, lib_ab, NVIDIA_H200_lib_ab_odd_decode_s39.txt).
   if constexpr (kVec == 1 && sizeof(T) == 2) {
     const int v = vpt_hint % 100;
-    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && peel_ok<T, kFused>(p))
+    int sm_count = 0;
+    const bool short_decode = v == 0 && p.d <= 1024 && get_sm_count(&sm_count) == cudaSuccess &&
+                              p.rows <= 2 * static_cast<int64_t>(sm_count);
+    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !short_decode && peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, stream);
   }
   const int nvec = p.d / kVec;
