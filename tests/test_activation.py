@@ -105,13 +105,14 @@ def test_act_every_vector_width(d, dtype):
 
 # issue 19, session 31: at one vector a thread, rows whose blocks cover them exactly (d / 8 = blocks x threads: 2048,
 # 4096, 14336) take the kernel that tests no index; rows a vector short or over (2040, 4104, 14344) the tested one.
-# Each output row is written between poisoned guard columns, above a poisoned guard row (300 rows: prefill).
+# Session 39: a row of one block gets a block of exactly its vectors past decode too (1000, 1840: 125 and 230 threads).
+# Each output row is written between poisoned guard columns, above a poisoned guard row (300, 4099 rows: prefill).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344])
+@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344, 1000, 1840])
 def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
     for name, (fn, act) in OPS.items():
-        for rows in (1, 5, 130, 300):
+        for rows in (1, 5, 130, 300, 4099):
             x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
             buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
             fn(x, out=buf[:rows, :d])

@@ -164,11 +164,14 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     }
     rows_per_block = kThreads / threads;
   }
-  // A decode row of one block gets exactly its work's threads (FlashInfer's block is d / vec too), so the block covers
-  // it exactly and the kernel without the index tests runs: 64-192 and 320 wide (8-40 threads), 1-256 rows, both
-  // dtypes, +0.7 to +3.6 % (H200, lib_ab, NVIDIA_H200_lib_ab_short_rows_s38.txt); 256 and 1024 (exact already) +-1 %.
-  // Narrow vectors as well (session 39): 1-256 rows x 73-498 wide +1 to +4.5 % (NVIDIA_H200_lib_ab_narrow_rows_s39.txt).
-  if (hint == 0 && (decode || narrow_latency) && blocks == 1) threads = static_cast<int>(work);
+  // A row of one block that no rows share gets exactly its work's threads (FlashInfer's block is d / vec too), so the
+  // block covers it exactly and the kernel without the index tests runs. At decode: 64-192 and 320 wide (8-40 threads),
+  // 1-256 rows, both dtypes, +0.7 to +3.6 % (H200, lib_ab, NVIDIA_H200_lib_ab_short_rows_s38.txt); 256 and 1024 (exact
+  // already) +-1 %. Session 39: narrow vectors as well, 1-256 rows x 73-498 wide +1 to +4.5 %
+  // (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); and past decode every row of one block that no rows share: 300-16384 rows
+  // x 1000, 1368, 1840, 2000 +0.2 to +3.5 % (8192 x 2000 -1.2 to -2.3 %), warp-multiple rows (1536) and two-block ones
+  // (2736) +-0.6 % (NVIDIA_H200_lib_ab_exact_one_block_s39.txt).
+  if (hint == 0 && blocks == 1 && rows_per_block == 1) threads = static_cast<int>(work);
   // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
   // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
   // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
