@@ -121,12 +121,12 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     return cudaErrorInvalidValue;
   int sms = 0;
   const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to a few waves:
-  // one vector a thread too, the block exactly the row (the exact kernel), as at decode. 16 bytes a thread made 32-thread
-  // blocks of a few busy threads, each waiting on 4-8 loads of each half in a row (H200, lib_ab, both dtypes,
-  // NVIDIA_H200_lib_ab_narrow_rows_s39.txt: 300-600 rows x 73-498 wide +2 to +15 %, single elements to 827 rows +0 to
-  // +8 %; 2- and 4-element vectors at 600-827 rows -1 to -3 %, so those stop at 4 x the SMs).
-  const int64_t narrow_rows = (vec == 1 ? 7 : 4) * static_cast<int64_t>(sms);
+  // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to 7 x the SMs
+  // (8 x for rows of 128+ vectors): one vector a thread too, the block exactly the row (the exact kernel), as at decode.
+  // 16 bytes a thread made blocks of a few busy threads, each waiting on 4-8 loads of each half in a row. H200, lib_ab,
+  // both dtypes (NVIDIA_H200_lib_ab_narrow_rows_s39.txt): 300-600 rows x 73-498 wide +2 to +15 %; 529-700 x 82-148 +1
+  // to +8 %, 827-924 -2 to +4 %; 529-1056 x 314 and 498 +1 to +6 %. Past that, rows share blocks (below).
+  const int64_t narrow_rows = (d / vec >= 128 ? 8 : 7) * static_cast<int64_t>(sms);
   const bool narrow_latency =
       hint == 0 && !decode && vec < kMaxVec && sms > 0 && d / vec <= kThreads && rows <= narrow_rows;
   const bool one = hint != 0 ? hint_per == 1 : decode || narrow_latency;
@@ -153,10 +153,10 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // Such rows share a block: blockDim.x threads a row (the power of two at or above the row's work up to 32, else
   // whole warps), blockDim.y rows. lib_ab, 2048-262144 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 512
   // wide +4.4 to +68 %, 320 +16 to +158 %, 128 +34 to +506 %, 64 up to 10.7x; at 1024 (two rows of 128 threads) -0.6
-  // to -6.5 %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs too: 1056-41801 rows x 73-498 wide
-  // +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 600-827 rows 2- and 4-element rows lost 1-3 %.
+  // to -6.5 %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs (8 x at 128+ vectors) too: 1056-41801 rows x 73-498 wide
+  // +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 1056 rows x 82-148 +5 to +9 % over one vector a thread.
   int rows_per_block = 1;
-  if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > 7 * static_cast<int64_t>(sms)) &&
+  if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) &&
       blocks == 1 && 4 * threads <= kThreads) {
     if (work <= 32) {
       threads = 1;
