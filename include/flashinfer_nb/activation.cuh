@@ -121,11 +121,12 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     return cudaErrorInvalidValue;
   int sms = 0;
   const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
-  // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to 7 x the SMs
-  // (8 x for rows of 128+ vectors): one vector a thread too, the block exactly the row (the exact kernel), as at decode.
-  // 16 bytes a thread made blocks of a few busy threads, each waiting on 4-8 loads of each half in a row. H200, lib_ab,
-  // both dtypes (NVIDIA_H200_lib_ab_narrow_rows_s39.txt): 300-600 rows x 73-498 wide +2 to +15 %; 529-700 x 82-148 +1
-  // to +8 %, 827-924 -2 to +4 %; 529-1056 x 314 and 498 +1 to +6 %. Past that, rows share blocks (below).
+  // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to 7 x the
+  // SMs (8 x for rows of 128+ vectors): one vector a thread too, the block exactly the row (the exact kernel), as at
+  // decode. 16 bytes a thread made blocks of a few busy threads, each waiting on 4-8 loads of each half in a row.
+  // H200, lib_ab, both dtypes (NVIDIA_H200_lib_ab_narrow_rows_s39.txt): 300-600 rows x 73-498 wide +2 to +15 %;
+  // 529-700 x 82-148 +1 to +8 %, 827-924 -2 to +4 %; 529-1056 x 314 and 498 +1 to +6 %. Past that, rows share blocks
+  // (below).
   const int64_t narrow_rows = (d / vec >= 128 ? 8 : 7) * static_cast<int64_t>(sms);
   const bool narrow_latency =
       hint == 0 && !decode && vec < kMaxVec && sms > 0 && d / vec <= kThreads && rows <= narrow_rows;
