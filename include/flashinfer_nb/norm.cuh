@@ -339,8 +339,14 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     }
   }
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
-  // Past decode, the rule's own ranges below are for 16-bit rows at the widest vector (fp32 keeps the old rule).
-  const bool past = kWidest && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode;
+  // Past decode, the rule's own ranges below are for 16-bit rows of 2+ element vectors (fp32 keeps the old rule). Until
+  // session 39 only the widest vector: rows that are a multiple of 2 or 4 elements but not 8 kept 4 vectors a thread and
+  // the weight late there, 0.96-0.98x FlashInfer at 482 x 1828 (H200, NVIDIA_H200_draw_seed40_s39.txt). With these
+  // ranges, lib_ab, both dtypes (NVIDIA_H200_lib_ab_norm_narrow_past_s39.txt): rmsnorm at 1538-3076 wide +4.9 to +14.8 %
+  // in the wave (300-528 rows), 1540 and 1828 +8 to +11 % to 1056 rows; the fused op +4.6 to +10.9 % in the wave, and at
+  // 600-2048 rows +0 to +9.4 % for rows of <= 512 vectors (1540, 1828). Not the fused op's mid range for longer narrow
+  // rows (769 vectors: 1538, 3076): -4.7 to +8.4 %. Widths of 1025+ vectors (4100, 6148, 8196, 14338) +-1 % (untouched).
+  const bool past = kVec >= 2 && sizeof(T) == 2 && vpt_hint == 0 && sms > 0 && !decode;
   // One wave past decode (session 32): up to 4 x the SM count, 16-bit rows of <= 2 vectors a thread still take the
   // decode choices (one vector a thread, the weight early), while the grid is still one wave of resident blocks. The
   // rule's 4 vectors a thread and late weight lost to FlashInfer there by 2-8 % at 300-528 x 1536-5376 (300 x 3072
@@ -363,7 +369,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   fp16 17.42 -> 16.00 us, FlashInfer 16.91); at <= 384 (d <= 3072) 0.4-3.7 % faster up to 16384 rows, 0.2-0.4 %
   //   slower at 32768. So every row count at <= 256 vectors, and to 64 x the SM count at <= 384. On the H100 the same
   //   choice was -0.4 to +2.0 % against that rule (NVIDIA_H100_decode_configs_fused_past_mid_new_s33.txt).
-  const bool mid = past && p.rows > 4 * sm64 &&
+  const bool mid = past && p.rows > 4 * sm64 && (kWidest || !kFused || nvec <= kMaxBlock) &&
                    (kFused ? (nvec <= 2 * kMaxBlock && p.rows <= 20 * sm64) || nvec <= kMaxBlock / 2 ||
                                  (nvec <= 3 * kMaxBlock / 4 && p.rows <= 64 * sm64)
                            : (nvec <= kMaxBlock && p.rows <= 8 * sm64) || (nvec <= kMaxBlock / 2 && p.rows <= 16 * sm64));
