@@ -209,16 +209,19 @@ def _untouched(buf, rows, d, o=0):
 # that tests only each thread's last vector (session 36); 9220 and 12802 (8- and 4-byte vectors, 8 and 16 a thread)
 # take the fused kernel's early weight past the SM count, and 3592 its 4-vector decode blocks (session 36). Short rows
 # of 33-128 vectors (264, 520, 1000, 1024) take one block a row up to 4 x the SM count (rmsnorm: 8 x, 16 x past 64
-# vectors) and packed groups past it, the fused op's with the early weight (session 38).
+# vectors) and packed groups past it, the fused op's with the early weight (session 38). Rows a multiple of 2 or 4
+# elements but not 8 (1538, 1540, 1828, 3076) take the one-wave and mid choices past decode too, the fused op's mid range
+# only up to 512 vectors, so 20 x the SM count + 1 (session 39).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
-@pytest.mark.parametrize('d', [264, 520, 1000, 1024, 1536, 2048, 2040, 2056, 2880, 1540, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
+@pytest.mark.parametrize('d', [264, 520, 1000, 1024, 1536, 2048, 2040, 2056, 2880, 1540, 1538, 1828, 3076, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     guarded = lambda rows: _guarded(rows, d, dtype, 16)
     untouched = lambda buf, rows: _untouched(buf, rows, d)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 40 * sms):
+    for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 20 * sms + 1,
+                 40 * sms):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         buf = guarded(rows)
         rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
