@@ -105,11 +105,13 @@ def test_act_every_vector_width(d, dtype):
 
 # issue 19, session 31: at one vector a thread, rows whose blocks cover them exactly (d / 8 = blocks x threads: 2048,
 # 4096, 14336) take the kernel that tests no index; rows a vector short or over (2040, 4104, 14344) the tested one.
-# Session 39: a row of one block gets a block of exactly its vectors past decode too (1000, 1840: 125 and 230 threads).
+# Session 39: a row of one block gets a block of exactly its vectors past decode too (1000, 1840: 125 and 230 threads),
+# but not a row of 257-287 threads folded into one 256-thread block with a second pass (2056, 2240; 2049 and 2290 in
+# narrow vectors): the first version of that change launched 257-287 threads there and failed ("too large").
 # Each output row is written between poisoned guard columns, above a poisoned guard row (300, 4099 rows: prefill).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344, 1000, 1840])
+@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344, 1000, 1840, 2056, 2240, 2049, 2290])
 def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
     for name, (fn, act) in OPS.items():
         for rows in (1, 5, 130, 300, 4099):

@@ -173,7 +173,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); and past decode every row of one block that no rows share: 300-16384 rows
   // x 1000, 1368, 1840, 2000 +0.2 to +3.5 % (8192 x 2000 -1.2 to -2.3 %), warp-multiple rows (1536) and two-block ones
   // (2736) +-0.6 % (NVIDIA_H200_lib_ab_exact_one_block_s39.txt).
-  if (hint == 0 && blocks == 1 && rows_per_block == 1) threads = static_cast<int>(work);
+  // Not a row folded into one block above (work 257-287 threads: its block stays 256 and makes a second pass).
+  if (hint == 0 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
   // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
   // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
   // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
