@@ -208,6 +208,26 @@ def test_every_op_in_a_cuda_graph():
             torch.testing.assert_close(acts[k].double(), act(xa[:, :d].double()) * xa[:, d:].double(), rtol=4e-3, atol=2e-3)
 
 
+# issue 19, session 39: the launch rule itself, swept (a drawn shape, 2611 x 2049, found a launch that failed outright):
+# every output width from 1 to 299 and one in 7 up to 6000 (every vector class, one block a row or several, folded or
+# not, packed or not), at row counts on both sides of each threshold (decode, 4, 7 and 8 x the SMs, 4099), output
+# poisoned first, guard column and row checked. One activation: the launcher does not depend on it.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+def test_act_launch_rule_sweep(dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    widths = sorted(set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104})
+    for d in widths:
+        for rows in (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099):
+            if rows * d > 1 << 22: continue                   # the sweep stays at seconds
+            x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+            buf = torch.full((rows + 1, d + 8), float('nan'), device='cuda', dtype=dtype)
+            silu_and_mul(x, out=buf[:rows, :d])
+            ref = F.silu(x[:, :d].float()) * x[:, d:].float()
+            torch.testing.assert_close(buf[:rows, :d].float(), ref, rtol=RTOL[dtype], atol=2e-3)
+            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (d, rows, 'wrote outside its rows')
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))

@@ -346,6 +346,33 @@ def test_norm_peeled_launch_choices_agree(d):
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.float16)
 
 
+# issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
+# one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
+# shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to
+# 299 and one in 11 up to 9000 (so every divisibility class: x8, x4, x2, odd), at row counts placed by the SM count
+# (decode, the one-wave, mid and past ranges), each output poisoned first, guard column and row checked.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
+def test_norm_launch_rule_sweep(dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    widths = sorted(set(range(1, 300)) | set(range(300, 9000, 11)) | {512, 1024, 1025, 4096, 4097, 8192, 8200})
+    for d in widths:
+        w = torch.randn(d, device='cuda', dtype=dtype)
+        for rows in (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1):
+            if rows * d > 1 << 22: continue                   # the sweep stays at seconds
+            x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+            buf = _guarded(rows, d, dtype, 8)
+            rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
+            assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
+            assert _untouched(buf, rows, d), ('rmsnorm', rows, d)
+            bx, br = _guarded(rows, d, dtype, 8), _guarded(rows, d, dtype, 8)
+            bx[:rows, :d], br[:rows, :d] = x, r
+            fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
+            assert torch.equal(br[:rows, :d], r + x), ('fused_add_rmsnorm residual', rows, d)
+            assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+            assert _untouched(bx, rows, d) and _untouched(br, rows, d), ('fused_add_rmsnorm', rows, d)
+
+
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
 # on a chain where every kernel reads what the one before wrote (a missing griddepcontrol.wait reads stale data)
 from flashinfer_nb.activation import silu_and_mul
