@@ -290,7 +290,8 @@ def test_fused_line_aligned_rows_at_any_offset(d, dtype):
 # (early weight), one wave and prefill (late weight; residual stored with the output from 1.5 blocks an SM). The widths
 # span 1 to 8 chunks a thread, from a row shorter than a chunk (1, 9) to 32759; rows whose x, residual and out sit at
 # different offsets keep the single-element kernel (vectors of 1), as do fp32 rows. Every forced launch choice agrees.
-# Session 39: decode rows of up to 1024 elements (1, 9, 665, 1023 here; not 1025) take single elements instead.
+# Session 39: decode rows of up to 1024 elements (1, 9, 665, 1023 here; not 1025) take single elements instead, and past
+# decode the one-wave range and rows of <= 256 chunks to 8 or 16 x the SMs take the decode choice (row counts on both sides).
 PEELED_HIDDEN = [1, 9, 665, 1023, 1025, 1537, 4095, 4097, 7585, 11875, 16383, 20001, 32759]
 
 @pytest.mark.cuda
@@ -301,7 +302,8 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     guarded = lambda rows: _guarded(rows, d, dtype, 24)
     untouched = lambda buf, rows, o: _untouched(buf, rows, d, o)
-    for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (2000, 0)):
+    for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (4 * sms + 1, 3), (8 * sms + 1, 0),
+                    (2000, 0), (16 * sms + 1, 6)):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         xb, buf = guarded(rows), guarded(rows)                # x and out o elements into rows of d + 24
         xb[:rows, o:o + d] = x

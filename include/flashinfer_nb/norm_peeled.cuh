@@ -222,9 +222,16 @@ bool peel_ok(const NormParams& p) {
 }
 
 // The peeled kernel's launch: one row a block of whole warps, kVPT chunks a thread. At decode (rows <= 2 x the SM
-// count) the fewest chunks a thread and the weight read with the row; past it 4 chunks a thread (more where a 512-thread
-// block needs them) and the weight read after the reduction. vpt_hint (tuning only): 1-8 forces the chunks a thread,
-// 100 + v the early weight, 200 + v the late one. Rows of more than 4096 chunks (d > 32760): cudaErrorInvalidValue.
+// count) the fewest chunks a thread and the weight read with the row. So too past decode (session 39), where the
+// rule's 4 chunks and late weight had been 0.79-0.80x FlashInfer (300 x 417 and 300 x 665 bf16, H200,
+// decode_configs.py, NVIDIA_H200_decode_configs_peeled_past_decode_s39.txt): in the one-wave range (<= 4 x the SMs)
+// for rows of <= 1024 chunks (1-2 a thread), and for rows of <= 256 chunks further: to 16 x the SMs at 33-192 chunks,
+// to 8 x at the others. H200, lib_ab, both ops and dtypes (NVIDIA_H200_lib_ab_peeled_past_decode_s39.txt): 300-2112
+// rows x 417-1537 +2.7 to +34 %, 97 and 225 wide +0.7 to +7.4 % to 8 x; the one-wave range at 2049-4097 +6.5 to +17 %.
+// Not where it lost: 8191 (1025 chunks, 4 a thread) -15 % at 300-528 rows, 97-225 -4 to -8 % and 2033 (255 chunks) -3
+// to -5 % at 1500-2112. Past that 4 chunks a thread (more where a 512-thread block needs them) and the weight read
+// after the reduction. vpt_hint (tuning only): 1-8 forces the chunks a thread, 100 + v the early weight, 200 + v the
+// late one. Rows of more than 4096 chunks (d > 32760): cudaErrorInvalidValue.
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
@@ -232,8 +239,14 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   vpt_hint %= 100;
   int sms = 0;
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
-  const bool decode = sms > 0 && p.rows <= 2 * static_cast<int64_t>(sms);
-  int vpt = vpt_hint > 0 ? vpt_hint : decode ? 1 : 4;
+  const int64_t sm64 = sms;
+  const bool decode = sms > 0 && p.rows <= 2 * sm64;
+  // past decode, the decode choice while the grid is one wave or rows are short (above)
+  const int64_t short_rows = (nch > 32 && nch <= 192 ? 16 : 8) * sm64;
+  const bool wave = p.rows <= 4 * sm64 && nch <= 2 * kMaxBlock;
+  const bool latency = decode || (sms > 0 && vpt_hint == 0 && weight_hint < 0 &&
+                                  (wave || (nch <= 256 && p.rows <= short_rows)));
+  int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : 4;
   while (ceil_div(nch, vpt) > kMaxBlock && vpt < 8) vpt *= 2;
   // the fused kernel at 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread,
   // unless forced)
@@ -241,7 +254,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, cudaStream_t stream) {
   if (wide) vpt = 4;
   if (ceil_div(nch, vpt) > (wide ? kPeelWide : kMaxBlock) || (vpt != 1 && vpt != 2 && vpt != 4 && vpt != 8))
     return cudaErrorInvalidValue;
-  const bool early = weight_hint >= 0 ? weight_hint == 1 : decode && vpt <= 4 && !wide;
+  const bool early = weight_hint >= 0 ? weight_hint == 1 : latency && vpt <= 4 && !wide;
   if (early && (vpt == 8 || wide)) return cudaErrorInvalidValue;
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(ceil_div(ceil_div(nch, vpt), 32) * 32));
