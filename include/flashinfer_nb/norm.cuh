@@ -248,6 +248,19 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
   return launch_kernel(RMSNormKernel<T, kVec, kVPT, kGroup, kFused, kWeight, kFit, kShift>, g, b, stream, p.pdl, p);
 }
 
+// 16-bit rows of single elements (odd widths) where one or two elements a thread in a block as wide as the row
+// (FlashInfer's way, the weight late) beat the peeled kernel's 16-byte chunks: short rows while the grid is small. H200,
+// lib_ab, both ops and dtypes: at decode 97-1023 wide +1 to +24 % (1025 and 1537 +-1 %, wider the peeled kernel 4-12 %
+// ahead; NVIDIA_H200_lib_ab_odd_decode_s39.txt); past it, against the peeled kernel's own past-decode choice, at 300-528
+// rows 97-225 +10 to +16 %, 417-665 +1 to +10 % (1001 -3.5 to +3.8 %), and at 608-1056 rows 97-225 +11 to +15 %
+// where 417-1001 lost 9-21 % (NVIDIA_H200_lib_ab_odd_short_past_s39.txt).
+inline bool short_singles(const NormParams& p) {
+  int sms = 0;
+  if (get_sm_count(&sms) != cudaSuccess) return false;
+  const int64_t s = sms;
+  return (p.rows <= 2 * s && p.d <= 1024) || (p.rows <= 4 * s && p.d <= 768) || (p.rows <= 8 * s && p.d <= 256);
+}
+
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
 // G = 32k <= 512 threads with kVPT vectors each: 4 by default (NOTES.md has the measurements), more only
 // when G would pass 512. kVPT * kVec stays <= 64 floats of row data per thread. vpt_hint (tuning
@@ -272,15 +285,11 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   NormParams p = params;
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
   // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200).
-  // Not decode rows of up to 1024 elements: there single elements, one or two a thread (FlashInfer's way), beat the
-  // peeled chunks by 1-24 % (97-1023 wide, 1-256 rows, both ops and dtypes; 1025 and 1537 -1 to +1 %, and from 1537
-  // the peeled kernel is 4-12 % faster; H200, lib_ab, NVIDIA_H200_lib_ab_odd_decode_s39.txt).
+  // Not short rows in a small grid (short_singles): those take single elements, one or two a thread (below).
   if constexpr (kVec == 1 && sizeof(T) == 2) {
     const int v = vpt_hint % 100;
-    int sm_count = 0;
-    const bool short_decode = v == 0 && p.d <= 1024 && get_sm_count(&sm_count) == cudaSuccess &&
-                              p.rows <= 2 * static_cast<int64_t>(sm_count);
-    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !short_decode && peel_ok<T, kFused>(p))
+    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !(vpt_hint == 0 && short_singles(p)) &&
+        peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, stream);
   }
   const int nvec = p.d / kVec;
@@ -356,7 +365,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 512-thread blocks of 2 vectors (8192): there the early weight was 0.2-9 % slower than the rule at 300-528 rows.
   const bool wave = past && p.rows <= 4 * sm64 && nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
   // the choices for a grid that runs as one wave (see above and below), and for the short rows above
-  const bool latency = decode || wave || (vpt_hint == 0 && short_block);
+  const bool latency = decode || wave || (vpt_hint == 0 && short_block) ||
+                       (kVec == 1 && sizeof(T) == 2 && vpt_hint == 0 && weight_hint < 0 && short_singles(p));
   // Past that wave, 2 vectors a thread with the weight early, where the rule's 4 and late weight lost to FlashInfer
   // (H100, CUDA events, L2 flushed; NVIDIA_H100_decode_configs_mid_s32.txt, ..._fused_prefill_s32.txt):
   // - rmsnorm, rows of <= 512 vectors (16-bit d <= 4096) up to 8 x the SM count, of <= 256 up to 16 x: the rule was
