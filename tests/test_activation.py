@@ -103,6 +103,15 @@ def test_act_every_vector_width(d, dtype):
             ref = (act(x[:, :d].double()) * x[:, d:].double())
             torch.testing.assert_close(out.double(), ref, rtol=RTOL[dtype], atol=2e-3 if dtype != torch.float32 else 1e-5)
 
+def _act_in_guards(fn, act, rows, d, dtype, pad_in=0):
+    "fn on rows x 2d (strided where pad_in > 0) into a NaN buffer's rows; checks the output, returns: guards still NaN?"
+    x = torch.randn(rows, 2 * d + pad_in, device='cuda', dtype=dtype)[:, :2 * d]
+    buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+    fn(x, out=buf[:rows, :d])
+    ref = act(x[:, :d].double()) * x[:, d:].double()
+    torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
+    return buf[:, d:].isnan().all() and buf[rows].isnan().all()
+
 # issue 19, session 31: at one vector a thread, rows whose blocks cover them exactly (d / 8 = blocks x threads: 2048,
 # 4096, 14336) take the kernel that tests no index; rows a vector short or over (2040, 4104, 14344) the tested one.
 # Session 39: a row of one block gets a block of exactly its vectors past decode too (1000, 1840: 125 and 230 threads),
@@ -115,12 +124,7 @@ def test_act_every_vector_width(d, dtype):
 def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
     for name, (fn, act) in OPS.items():
         for rows in (1, 5, 130, 300, 4099):
-            x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
-            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-            fn(x, out=buf[:rows, :d])
-            ref = act(x[:, :d].double()) * x[:, d:].double()
-            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
-            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, rows, 'wrote outside its rows')
+            assert _act_in_guards(fn, act, rows, d, dtype), (name, rows, 'wrote outside its rows')
 
 # issue 19, session 38: short rows past decode share a block (blockDim.y rows, each a power-of-two group of threads or
 # whole warps: 16-bit d <= 512 at 16-byte vectors); 1024, a width of 8-byte vectors (132) and decode rows keep one block
@@ -132,12 +136,7 @@ def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
 def test_act_short_rows_share_blocks(d, dtype):
     for name, (fn, act) in OPS.items():
         for rows in (1, 300, 1001, 4099):
-            x = torch.randn(rows, 2 * d + 24, device='cuda', dtype=dtype)[:, :2 * d]
-            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-            fn(x, out=buf[:rows, :d])
-            ref = act(x[:, :d].double()) * x[:, d:].double()
-            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
-            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, d, rows, 'wrote outside its rows')
+            assert _act_in_guards(fn, act, rows, d, dtype, 24), (name, d, rows, 'wrote outside its rows')
 
 # issue 19, session 39: narrow vectors (d not a multiple of 16 bytes). Rows of at most one block's vectors take one
 # vector a thread in a block exactly the row to 7 x the SMs (8 x at 128+ vectors: 498), then 16 bytes a thread, rows
@@ -150,12 +149,7 @@ def test_act_narrow_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for name, (fn, act) in OPS.items():
         for rows in (1, 2 * sms + 1, 7 * sms, 7 * sms + 1, 7 * sms + 3, 8 * sms + 1, 4099):
-            x = torch.randn(rows, 2 * d + 24, device='cuda', dtype=dtype)[:, :2 * d]
-            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-            fn(x, out=buf[:rows, :d])
-            ref = act(x[:, :d].double()) * x[:, d:].double()
-            torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
-            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (name, d, rows, 'wrote outside its rows')
+            assert _act_in_guards(fn, act, rows, d, dtype, 24), (name, d, rows, 'wrote outside its rows')
 
 @pytest.mark.cuda
 def test_act_checks_in_binding_match_python():
@@ -220,12 +214,7 @@ def test_act_launch_rule_sweep(dtype):
     for d in widths:
         for rows in (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099):
             if rows * d > 1 << 22: continue                   # the sweep stays at seconds
-            x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
-            buf = torch.full((rows + 1, d + 8), float('nan'), device='cuda', dtype=dtype)
-            silu_and_mul(x, out=buf[:rows, :d])
-            ref = F.silu(x[:, :d].float()) * x[:, d:].float()
-            torch.testing.assert_close(buf[:rows, :d].float(), ref, rtol=RTOL[dtype], atol=2e-3)
-            assert buf[:, d:].isnan().all() and buf[rows].isnan().all(), (d, rows, 'wrote outside its rows')
+            assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
 
 
 def test_act_and_mul_rejects_cpu_input():
