@@ -153,10 +153,10 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (262144 x 128 bf16: ours 318.9 us and FlashInfer's the same, torch 183; H200, NVIDIA_H200_small_widths_s38.txt).
   // Such rows share a block: blockDim.x threads a row (the power of two at or above the row's work up to 32, else whole
   // warps), blockDim.y rows. lib_ab, 2048-262144 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 512 wide
-  // +4.4 to +68 %, 320 +16 to +158 %, 128 +34 to +506 %, 64 up to 10.7x; at 1024 (two rows of 128 threads) -0.6 to -6.5
-  // %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs (8 x at 128+ vectors) too: 1056-41801 rows x
-  // 73-498 wide +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 1056 rows x 82-148 +5 to +9 % over one
-  // vector a thread.
+  // +4.4 to +68 %, 320 +16 to +158 %, 128 +34 to +506 %, 64 up to 10.7x; at 1024 (two rows of 128 threads) -0.6 to
+  // -6.5 %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs (8 x at 128+ vectors) too: 1056-41801
+  // rows x 73-498 wide +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 1056 rows x 82-148 +5 to +9 % over
+  // one vector a thread.
   int rows_per_block = 1;
   if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) &&
       blocks == 1 && 4 * threads <= kThreads) {
