@@ -254,11 +254,11 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // ahead; NVIDIA_H200_lib_ab_odd_decode_s39.txt); past it, against the peeled kernel's own past-decode choice, at 300-528
 // rows 97-225 +10 to +16 %, 417-665 +1 to +10 % (1001 -3.5 to +3.8 %), and at 608-1056 rows 97-225 +11 to +15 %
 // where 417-1001 lost 9-21 % (NVIDIA_H200_lib_ab_odd_short_past_s39.txt).
-inline bool short_singles(const NormParams& p) {
-  int sms = 0;
-  if (get_sm_count(&sms) != cudaSuccess) return false;
+// sms: the SM count (0 where it cannot be read: never).
+inline bool short_singles(const NormParams& p, int sms) {
   const int64_t s = sms;
-  return (p.rows <= 2 * s && p.d <= 1024) || (p.rows <= 4 * s && p.d <= 768) || (p.rows <= 8 * s && p.d <= 256);
+  return sms > 0 &&
+         ((p.rows <= 2 * s && p.d <= 1024) || (p.rows <= 4 * s && p.d <= 768) || (p.rows <= 8 * s && p.d <= 256));
 }
 
 // Threads-per-row choice for nvec vectors per row. Packed groups for short rows; otherwise a block of
@@ -283,14 +283,17 @@ inline bool short_singles(const NormParams& p) {
 template <typename T, int kVec, bool kFused>
 cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream) {
   NormParams p = params;
+  int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
+  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
+  const int64_t sm64 = sms;
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
   // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200).
   // Not short rows in a small grid (short_singles): those take single elements, one or two a thread (below).
+  const bool singles = kVec == 1 && sizeof(T) == 2 && vpt_hint == 0 && short_singles(p, sms);
   if constexpr (kVec == 1 && sizeof(T) == 2) {
     const int v = vpt_hint % 100;
-    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !(vpt_hint == 0 && short_singles(p)) &&
-        peel_ok<T, kFused>(p))
-      return dispatch_peeled<T, kFused>(p, vpt_hint, stream);
+    if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !singles && peel_ok<T, kFused>(p))
+      return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
   }
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
@@ -304,9 +307,6 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   and rows past 16384 (16-bit) keep the weight late. Widths that are a multiple of 2 or 4 elements keep
   //   every decode choice up to 16384.
   constexpr bool kWidest = kVec == 16 / static_cast<int>(sizeof(T));
-  int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
-  if (get_sm_count(&sms) != cudaSuccess) sms = 0;
-  const int64_t sm64 = sms;
   // 16-bit rows of 33-128 vectors at the widest vector that take the block-mode choice for a wave (one vector a thread,
   // the weight early) instead of packed groups (below)
   const bool short_block = kWidest && sizeof(T) == 2 && sms > 0 && nvec > 32 && nvec <= 128 &&
@@ -365,8 +365,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 512-thread blocks of 2 vectors (8192): there the early weight was 0.2-9 % slower than the rule at 300-528 rows.
   const bool wave = past && p.rows <= 4 * sm64 && nvec <= 2 * (kFused ? kMaxBlock - 32 : kMaxBlock);
   // the choices for a grid that runs as one wave (see above and below), and for the short rows above
-  const bool latency = decode || wave || (vpt_hint == 0 && short_block) ||
-                       (kVec == 1 && sizeof(T) == 2 && vpt_hint == 0 && weight_hint < 0 && short_singles(p));
+  const bool latency = decode || wave || (vpt_hint == 0 && short_block) || singles;
   // Past that wave, 2 vectors a thread with the weight early, where the rule's 4 and late weight lost to FlashInfer
   // (H100, CUDA events, L2 flushed; NVIDIA_H100_decode_configs_mid_s32.txt, ..._fused_prefill_s32.txt):
   // - rmsnorm, rows of <= 512 vectors (16-bit d <= 4096) up to 8 x the SM count, of <= 256 up to 16 x: the rule was
