@@ -197,6 +197,21 @@ def _untouched(buf, rows, d, o=0):
     "Nothing of `buf` (from _guarded) written beside columns [o, o + d) of its first `rows` rows."
     return buf[:, :o].isnan().all() and buf[:, o + d:].isnan().all() and buf[rows].isnan().all()
 
+def _check_norms_in_guards(w, rows, pad):
+    "rmsnorm into a guarded output and fused_add_rmsnorm on guarded x and residual: right values, nothing written beside."
+    d, dtype = w.numel(), w.dtype
+    x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+    buf = _guarded(rows, d, dtype, pad)
+    rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
+    assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
+    assert _untouched(buf, rows, d), ('rmsnorm', rows, d)
+    bx, br = _guarded(rows, d, dtype, pad), _guarded(rows, d, dtype, pad)
+    bx[:rows, :d], br[:rows, :d] = x, r
+    fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
+    assert torch.equal(br[:rows, :d], r + x), ('fused_add_rmsnorm residual', rows, d)
+    assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+    assert _untouched(bx, rows, d) and _untouched(br, rows, d), ('fused_add_rmsnorm', rows, d)
+
 # issue 19, session 31: a row that fills its block's threads exactly (d / 8 = threads x vectors a thread) takes the
 # exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Every row written (the
 # output; the fused op's x and residual, in place) sits between poisoned guard columns, above a poisoned guard row:
@@ -217,22 +232,10 @@ def _untouched(buf, rows, d, o=0):
 @pytest.mark.parametrize('d', [264, 520, 1000, 1024, 1536, 2048, 2040, 2056, 2880, 1540, 1538, 1828, 3076, 3592, 4096, 5000, 5120, 8192, 8184, 8200, 9220, 11000, 12288, 12802, 14336])
 def test_norm_exact_fit_rows_stay_in_their_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
-    guarded = lambda rows: _guarded(rows, d, dtype, 16)
-    untouched = lambda buf, rows: _untouched(buf, rows, d)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for rows in (1, 5, 130, 7 * sms // 4, 300, 700, 2000, 3000, 4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 20 * sms + 1,
                  40 * sms):
-        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
-        buf = guarded(rows)
-        rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
-        assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
-        assert untouched(buf, rows), ('rmsnorm', rows)
-        bx, br = guarded(rows), guarded(rows)
-        bx[:rows, :d], br[:rows, :d] = x, r
-        fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
-        assert torch.equal(br[:rows, :d], r + x)
-        assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
-        assert untouched(bx, rows) and untouched(br, rows), ('fused_add_rmsnorm', rows)
+        _check_norms_in_guards(w, rows, 16)
 
 @pytest.mark.cuda
 def test_norm_checks_in_binding_match_python():
@@ -362,17 +365,7 @@ def test_norm_launch_rule_sweep(dtype):
         w = torch.randn(d, device='cuda', dtype=dtype)
         for rows in (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1):
             if rows * d > 1 << 22: continue                   # the sweep stays at seconds
-            x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
-            buf = _guarded(rows, d, dtype, 8)
-            rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
-            assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
-            assert _untouched(buf, rows, d), ('rmsnorm', rows, d)
-            bx, br = _guarded(rows, d, dtype, 8), _guarded(rows, d, dtype, 8)
-            bx[:rows, :d], br[:rows, :d] = x, r
-            fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
-            assert torch.equal(br[:rows, :d], r + x), ('fused_add_rmsnorm residual', rows, d)
-            assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
-            assert _untouched(bx, rows, d) and _untouched(br, rows, d), ('fused_add_rmsnorm', rows, d)
+            _check_norms_in_guards(w, rows, 8)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
