@@ -19,4 +19,4 @@ for op in norm gated; do
   done
 done
 wait
-for f in "$out"/memcheck_*.log; do echo "== $(basename "$f") $(tail -1 "$f")"; python3 "$here/launch_sweep_memcheck.py" --parse "$f"; done
+for f in "$out"/memcheck_*.log; do echo "== $(basename "$f") $(tail -1 "$f")"; grep "^# " "$f"; python3 "$here/launch_sweep_memcheck.py" --parse "$f"; done
