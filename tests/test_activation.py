@@ -217,6 +217,27 @@ def test_act_launch_rule_sweep(dtype):
             assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
 
 
+# issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^18+ elements) at every
+# combination of the input's and the output's offsets from a 16-byte boundary (and a padded input row), so each operand's
+# shift, the head and the tail take every value; output poisoned first, guard columns and row checked.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize('d', [513, 1030, 3097])
+def test_act_shifted_rows_every_offset(d, dtype):
+    rows = (1 << 18) // d + 3
+    for s_in in (0, 1, 3, 5, 7):
+        for pad in (0, 3):
+            x = torch.randn(rows, s_in + 2 * d + pad, device='cuda', dtype=dtype)[:, s_in:s_in + 2 * d]
+            ref = F.silu(x[:, :d].double()) * x[:, d:].double()
+            for s_out in (0, 1, 2, 7):
+                buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+                silu_and_mul(x, out=buf[:rows, s_out:s_out + d])
+                torch.testing.assert_close(buf[:rows, s_out:s_out + d].double(), ref, rtol=RTOL[dtype],
+                                           atol=2e-3 if dtype != torch.float32 else 1e-5)
+                assert buf[:, :s_out].isnan().all() and buf[:, s_out + d:].isnan().all() and buf[rows].isnan().all(), \
+                    (s_in, pad, s_out, 'wrote outside its rows')
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))

@@ -96,6 +96,105 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// Rows whose vectors cannot be aligned (an odd d, or a view at an odd offset): the widest vector that divides the
+// row was one element, and one element a thread (or eight, strided) made the kernel issue-bound, not memory-bound:
+// 53 instructions an element against 17 with 16-byte vectors; at 7687 x 1425 fp16, 33.0 us under Nsight Compute
+// against 17.0 at 1424 wide, DRAM 35 % busy, 77 % of scheduler cycles issuing (ncu_*_s40.txt). FlashInfer's kernel
+// is there too. Here each thread writes one 16-byte vector of the output, at a 16-byte boundary of its row, and reads
+// each operand's matching elements as the two aligned 16-byte vectors that hold them, shifted into place with byte
+// permutes (the second vector is the next thread's first: an L1 hit, DRAM bytes unchanged). The shift is the same
+// for the whole row (an operand's offset from the output's alignment), so the branch on it is uniform. The row's
+// first and last few elements, short of a whole vector or past a load that stays inside the row, are single
+// elements, one a thread, taken by the threads past the vectors (the launch adds 4 vectors' worth: first warp of the
+// row's first block taking the head and tail as well as its vectors was 0.2-0.4 us slower at 1-256 rows, lib_ab).
+// Every load lies inside the row's 2d inputs; nothing outside the row's d outputs is written. (The second vector by a
+// warp shuffle instead of a load: up to 0.3 us faster at 1-256 rows, 5-8 % slower at 4000-16384 rows; not taken.)
+template <typename T>
+struct Shifted {
+  static constexpr int kV = 16 / sizeof(T);  // elements a 16-byte vector
+  // elements of p past the 16-byte boundary below it
+  static __device__ __forceinline__ int offset(const T* p) {
+    return static_cast<int>((reinterpret_cast<uintptr_t>(p) / sizeof(T)) % kV);
+  }
+  template <int kQ>
+  static __device__ __forceinline__ void take(const uint32_t (&w)[8], uint32_t sel, uint32_t (&r)[4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) r[i] = __byte_perm(w[kQ + i], w[kQ + i + 1], sel);
+  }
+  // The two aligned 16-byte vectors around the 16 bytes at p, which sits k elements past a 16-byte boundary (k > 0;
+  // the second only then): the loads, issued before anything waits on them (a shift straight after each operand's
+  // loads put a second DRAM round trip on the chain, +0.5-0.9 us at decode)
+  struct Raw {
+    uint4 lo, hi;
+  };
+  static __device__ __forceinline__ Raw fetch(const T* p, int k) {
+    const uint4* c = reinterpret_cast<const uint4*>(p - k);
+    Raw raw;
+    raw.lo = c[0];
+    raw.hi = k ? c[1] : raw.lo;
+    return raw;
+  }
+  // r = the 16 bytes at p (k as for fetch, uniform across the row)
+  static __device__ __forceinline__ void shift(const Raw& raw, int k, uint32_t (&r)[4]) {
+    const uint32_t w[8] = {raw.lo.x, raw.lo.y, raw.lo.z, raw.lo.w, raw.hi.x, raw.hi.y, raw.hi.z, raw.hi.w};
+    const int byte = k * static_cast<int>(sizeof(T));
+    const uint32_t sel = (byte & 3) ? 0x5432u : 0x3210u;  // 2 bytes on (16-bit types at an odd element), or none
+    switch (byte >> 2) {
+      case 0: take<0>(w, sel, r); break;
+      case 1: take<1>(w, sel, r); break;
+      case 2: take<2>(w, sel, r); break;
+      default: take<3>(w, sel, r); break;
+    }
+  }
+};
+
+template <typename T, typename Act>
+__global__ void __launch_bounds__(kThreads)
+    ActAndMulShiftedKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
+                           int d, int64_t rows) {
+  using S = Shifted<T>;
+  constexpr int kV = S::kV;
+  using V = VecN<T, kV>;
+  const int64_t r = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+  if (r >= rows) return;
+  const T* a = in + r * in_stride;
+  const T* b = a + d;
+  T* o = out + r * out_stride;
+  const int j0 = (kV - S::offset(o)) % kV;        // the first output element at a 16-byte boundary
+  const int ka = S::offset(a + j0), kb = S::offset(b + j0);
+  // a vector at j reads elements [j - k, j - k + 2 kV) of an operand (k > 0) or [j, j + kV): inside [0, d)
+  const int reach = max(ka ? 2 * kV - ka : kV, kb ? 2 * kV - kb : kV);
+  const int v_lo = j0 >= max(ka, kb) ? 0 : 1;
+  const int v_hi = d - j0 - reach >= 0 ? (d - j0 - reach) / kV + 1 : 0;
+  const int nv = max(v_hi - v_lo, 0);
+  const int j_lo = j0 + v_lo * kV, j_hi = nv > 0 ? j0 + v_hi * kV : j_lo;
+  const int g = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = j0 + (v_lo + g) * kV;
+  const bool vec = g < nv;
+  // the threads past the vectors take the single elements, head then tail (the launch gives them 4 vectors' worth)
+  const int e = g - nv < j_lo ? g - nv : j_hi + (g - nv - j_lo);
+  const bool one = !vec && e < d;
+  pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
+  union {
+    uint32_t w[4];
+    V v;
+  } va, vb;
+  T sa, sb;
+  typename S::Raw ra, rb;
+  if (vec) ra = S::fetch(a + j, ka), rb = S::fetch(b + j, kb);
+  if (one) sa = a[e], sb = b[e];
+  pdl_launch_dependents();  // PDL: the next kernel's blocks may launch (and wait) while these loads land
+  if (vec) {
+    S::shift(ra, ka, va.w);
+    S::shift(rb, kb, vb.w);
+    V res;
+    convert_pairs(res, [&](int i) { return Act::apply(to_float(va.v.data[i])) * to_float(vb.v.data[i]); });
+    *reinterpret_cast<V*>(o + j) = res;
+  } else if (one) {
+    o[e] = from_float<T>(Act::apply(to_float(sa)) * to_float(sb));
+  }
+}
+
 }  // namespace act_detail
 
 // out (rows x d, row stride out_stride) = Act(in[:, :d]) * in[:, d:] (rows x 2d, row stride in_stride).
@@ -115,6 +214,22 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
+  // Single elements (an odd d, or a view at an odd offset) in rows of more than 64 vectors and 2^18 elements in all:
+  // the shifted kernel, one 16-byte output vector a thread, the row's blocks sharing its vectors evenly
+  // (warp-rounded); rows on grid.y and grid.z as below. H200, lib_ab, both dtypes, bits unchanged
+  // (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 1000-16384 x 513-641 +1 to
+  // +22 %, 64 x 14337 +34 %. Not below (the single-element kernels, many more threads, finish a latency-bound launch
+  // sooner: 1-64 rows -3.5 to -16 %, 256 x 513-641 -4 %), nor at 64 vectors or fewer, whose rows share blocks (16384 x
+  // 385 -18 %). A tuned hint keeps the kernels it names.
+  if (vec == 1 && hint == 0 && d > 64 * kMaxVec && rows * d >= (int64_t{1} << 18)) {
+    const int64_t work = d / kMaxVec + 4 * kMaxVec;  // the row's aligned vectors, then its single elements
+    const int64_t blocks = ceil_div(work, int64_t{kThreads});
+    const int threads = static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
+    const int64_t gz = ceil_div(rows, int64_t{65535}), gy = ceil_div(rows, gz);
+    return launch_kernel(ActAndMulShiftedKernel<T, Act>,
+                         dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz)),
+                         dim3(threads), stream, pdl, in, in_stride, out, out_stride, d, rows);
+  }
   // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread
   const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
   if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || (hint_per != 1 && hint_per != 2)))
