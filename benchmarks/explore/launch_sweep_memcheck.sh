@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Both launch-rule sweeps under compute-sanitizer memcheck, one process per op family and dtype (they run side by
 # side: the sanitizer's cost is on the host), each over width ranges in turn; one log per range under $1.
-# Usage: benchmarks/explore/launch_sweep_memcheck.sh OUTDIR [seconds per range]
+# Usage: [FAMILIES="norm gated"] benchmarks/explore/launch_sweep_memcheck.sh OUTDIR [seconds per range]
 set -uo pipefail
 out=${1:?OUTDIR}; limit=${2:-540}; mkdir -p "$out"
 here=$(dirname "$0")
 export PYTORCH_NO_CUDA_MEMORY_CACHING=1
-for op in norm gated; do
+for op in ${FAMILIES:-norm gated}; do
   for dt in float16 bfloat16 float32; do
     (for range in 1:300 300:1500 1500:3000 3000:6000 6000:9000; do
        lo=${range%:*}; hi=${range#*:}
