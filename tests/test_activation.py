@@ -217,14 +217,14 @@ def test_act_launch_rule_sweep(dtype):
             assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
 
 
-# issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^18+ elements) at every
+# issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^20+ elements) at every
 # combination of the input's and the output's offsets from a 16-byte boundary (and a padded input row), so each operand's
 # shift, the head and the tail take every value; output poisoned first, guard columns and row checked.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 @pytest.mark.parametrize('d', [513, 1030, 3097])
 def test_act_shifted_rows_every_offset(d, dtype):
-    rows = (1 << 18) // d + 3
+    rows = (1 << 20) // d + 3
     for s_in in (0, 1, 3, 5, 7):
         for pad in (0, 3):
             x = torch.randn(rows, s_in + 2 * d + pad, device='cuda', dtype=dtype)[:, s_in:s_in + 2 * d]

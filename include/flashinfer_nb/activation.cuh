@@ -214,14 +214,16 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
-  // Single elements (an odd d, or a view at an odd offset) in rows of more than 64 vectors and 2^18 elements in all:
-  // the shifted kernel, one 16-byte output vector a thread, the row's blocks sharing its vectors evenly
-  // (warp-rounded); rows on grid.y and grid.z as below. H200, lib_ab, both dtypes, bits unchanged
-  // (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 1000-16384 x 513-641 +1 to
-  // +22 %, 64 x 14337 +34 %. Not below (the single-element kernels, many more threads, finish a latency-bound launch
-  // sooner: 1-64 rows -3.5 to -16 %, 256 x 513-641 -4 %), nor at 64 vectors or fewer, whose rows share blocks (16384 x
+  // Single elements (an odd d, or a view at an odd offset) in rows of more than 64 vectors: the shifted kernel, one
+  // 16-byte output vector a thread, the row's blocks sharing its vectors evenly (warp-rounded); rows on grid.y and
+  // grid.z as below. From 2^18 elements in all at 128+ vectors a row, 2^20 under. H200, lib_ab (silu), both dtypes,
+  // bits unchanged (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 4000-16384 x
+  // 513-641 +10 to +22 %, 64 x 14337 +34 %. Not below: the single-element kernels, many more threads, finish a
+  // latency-bound launch sooner (1-64 rows -3.5 to -16 %, 256 x 513-641 -4 %; gelu 1000 x 513 0.97x FlashInfer against
+  // silu's 1.02x, its longer math on 8 elements a thread), nor at 64 vectors or fewer, whose rows share blocks (16384 x
   // 385 -18 %). A tuned hint keeps the kernels it names.
-  if (vec == 1 && hint == 0 && d > 64 * kMaxVec && rows * d >= (int64_t{1} << 18)) {
+  const int64_t shifted_from = int64_t{1} << (d >= 128 * kMaxVec ? 18 : 20);
+  if (vec == 1 && hint == 0 && d > 64 * kMaxVec && rows * d >= shifted_from) {
     const int64_t work = d / kMaxVec + 4 * kMaxVec;  // the row's aligned vectors, then its single elements
     const int64_t blocks = ceil_div(work, int64_t{kThreads});
     const int threads = static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
