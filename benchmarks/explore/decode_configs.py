@@ -18,15 +18,16 @@ ap.add_argument('--dtypes', nargs='+', default=['bfloat16'])
 ap.add_argument('--vpts', nargs='+', type=int, default=[0, 1, 2, 4, 8, 101, 102, 104])
 ap.add_argument('--ops', nargs='+', default=['rmsnorm', 'fused_add_rmsnorm'],
                 help="rmsnorm, fused_add_rmsnorm, silu_and_mul (then the hidden sizes are the gated output widths d)")
+ap.add_argument('--act-name', default='silu', choices=['silu', 'gelu', 'gelu_tanh'], help='the gated op of --ops silu_and_mul')
 ap.add_argument('--act-hints', nargs='+', type=int, default=[0, 41, 51, 61, 81, 42, 62, 82],
                 help='silu_and_mul launch hints: 10 x (block threads / 32) + 1 (one vector a thread) or + 2 (16 bytes)')
 ap.add_argument('--n', type=int, default=60); ap.add_argument('--rounds', type=int, default=3)
 ap.add_argument('--stat', choices=['median', 'trimmed'], default='median', help='as bench_vs_flashinfer.py --stat')
 a = ap.parse_args()
 
-fi_norm, fi_acts = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']))
+fi_norm, fi_acts = fi_modules(Path(os.environ['FLASHINFER_WHEEL_DIR']), (a.act_name,))
 m = get_norm_module()
-act = get_act_and_mul_module('silu') if 'silu_and_mul' in a.ops else None
+act = get_act_and_mul_module(a.act_name) if 'silu_and_mul' in a.ops else None
 flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
 print(torch.cuda.get_device_name(), f'| {a.stat} us (CUDA events, L2 flushed), median of {a.rounds} interleaved rounds;',
       'vptV: vpt_hint V (0: the built-in rule; a hint with no kernel for the width is left out)')
@@ -38,9 +39,12 @@ for dt in (getattr(torch, d) for d in a.dtypes):
             fns = {'empty': lambda: torch.cuda._sleep(0), 'copy': lambda: o.copy_(x)}
             if act is not None:   # the gated op on rows of 2h: its own copy of the same bytes (2h in, h out ~ 1.5 x)
                 gu, ao = torch.randn(rows, 2 * h, device='cuda', dtype=dt), torch.empty(rows, h, device='cuda', dtype=dt)
-                fns['silu_fi'] = lambda: fi_acts['silu'].silu_and_mul(ao, gu, False)
+                n = a.act_name
+                fi_fn, fn, hinted = (getattr(fi_acts[n], f'{n}_and_mul'), getattr(act, f'{n}_and_mul'),
+                                     getattr(act, f'{n}_and_mul_hint'))
+                fns[f'{n}_fi'] = lambda: fi_fn(ao, gu, False)
                 for v in a.act_hints:
-                    fns[f'silu_h{v}'] = (lambda v=v: act.silu_and_mul_hint(ao, gu, False, v) if v else act.silu_and_mul(ao, gu, False))
+                    fns[f'{n}_h{v}'] = (lambda v=v: hinted(ao, gu, False, v) if v else fn(ao, gu, False))
             if 'rmsnorm' in a.ops:
                 fns['fi'] = lambda: fi_norm.rmsnorm(o, x, w, 1e-6, False)
                 for v in a.vpts: fns[f'vpt{v}'] = (lambda v=v: m.rmsnorm(o, x, w, 1e-6, 0.0, v, False))
