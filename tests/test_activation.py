@@ -217,14 +217,14 @@ def test_act_launch_rule_sweep(dtype):
             assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
 
 
-# issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^20+ elements) at every
+# issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^19+ elements) at every
 # combination of the input's and the output's offsets from a 16-byte boundary (and a padded input row), so each operand's
 # shift, the head and the tail take every value; output poisoned first, guard columns and row checked.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 @pytest.mark.parametrize('d', [513, 1030, 3097])
 def test_act_shifted_rows_every_offset(d, dtype):
-    rows = (1 << 20) // d + 3
+    rows = (1 << 19) // d + 3
     for s_in in (0, 1, 3, 5, 7):
         for pad in (0, 3):
             x = torch.randn(rows, s_in + 2 * d + pad, device='cuda', dtype=dtype)[:, s_in:s_in + 2 * d]
@@ -236,6 +236,21 @@ def test_act_shifted_rows_every_offset(d, dtype):
                                            atol=2e-3 if dtype != torch.float32 else 1e-5)
                 assert buf[:, :s_out].isnan().all() and buf[:, s_out + d:].isnan().all() and buf[rows].isnan().all(), \
                     (s_in, pad, s_out, 'wrote outside its rows')
+
+# its launch hint (+ 3) at a size the rule gives the single-element kernels; refused where a row has 8 vectors or fewer
+@pytest.mark.cuda
+def test_act_shifted_hint():
+    from flashinfer_nb.activation import get_act_and_mul_module
+    m = get_act_and_mul_module('silu')
+    for dtype in (torch.bfloat16, torch.float32):
+        x = torch.randn(5, 2 * 1001 + 1, device='cuda', dtype=dtype)[:, 1:]
+        out = torch.full((5, 1001), float('nan'), device='cuda', dtype=dtype)
+        m.silu_and_mul_hint(out, x, False, 83)
+        torch.testing.assert_close(out.double(), F.silu(x[:, :1001].double()) * x[:, 1001:].double(), rtol=RTOL[dtype],
+                                   atol=2e-3 if dtype != torch.float32 else 1e-5)
+    with pytest.raises(Exception, match='invalid|argument'):
+        m.silu_and_mul_hint(torch.empty(2, 64, device='cuda', dtype=torch.bfloat16),
+                            torch.randn(2, 128, device='cuda', dtype=torch.bfloat16), False, 83)
 
 
 def test_act_and_mul_rejects_cpu_input():

@@ -214,28 +214,33 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
+  // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread, or the
+  // shifted kernel
+  const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
+  if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || hint_per < 1 || hint_per > 3))
+    return cudaErrorInvalidValue;
   // Single elements (an odd d, or a view at an odd offset) in rows of more than 64 vectors: the shifted kernel, one
   // 16-byte output vector a thread, the row's blocks sharing its vectors evenly (warp-rounded); rows on grid.y and
-  // grid.z as below. From 2^18 elements in all at 128+ vectors a row, 2^20 under. H200, lib_ab (silu), both dtypes,
+  // grid.z as below. From 2^18 elements in all at 128+ vectors a row, 2^19 under. H200, lib_ab (silu), both dtypes,
   // bits unchanged (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 4000-16384 x
-  // 513-641 +10 to +22 %, 64 x 14337 +34 %. Not below: the single-element kernels, many more threads, finish a
-  // latency-bound launch sooner (1-64 rows -3.5 to -16 %, 256 x 513-641 -4 %; gelu 1000 x 513 0.97x FlashInfer against
-  // silu's 1.02x, its longer math on 8 elements a thread), nor at 64 vectors or fewer, whose rows share blocks (16384 x
-  // 385 -18 %). A tuned hint keeps the kernels it names.
-  const int64_t shifted_from = int64_t{1} << (d >= 128 * kMaxVec ? 18 : 20);
-  if (vec == 1 && hint == 0 && d > 64 * kMaxVec && rows * d >= shifted_from) {
+  // 513-641 +10 to +22 %, 64 x 14337 +34 %; decode_configs.py, silu and gelu bf16 at 264-4000 rows x 513-1023
+  // (NVIDIA_H200_decode_configs_odd_mid_s40.txt): from 2^19 elements -1.0 % (silu 1000 x 641) to +13 % (gelu 2000 x
+  // 513), at 264 rows -5 to -9 % (gelu 1023, 513). Not below: the single-element kernels, many more threads, finish a
+  // latency-bound launch sooner (1-64 rows -3.5 to -16 %), nor at 64 vectors or fewer, whose rows share blocks (16384 x
+  // 385 -18 %). A tuned hint keeps the kernels it names (+ 3: this one).
+  const int64_t shifted_from = int64_t{1} << (d >= 128 * kMaxVec ? 18 : 19);
+  const bool shifted =
+      hint != 0 ? hint_per == 3 : vec == 1 && d > 64 * kMaxVec && rows * d >= shifted_from;
+  if (shifted) {
+    if (d <= 8 * kMaxVec) return cudaErrorInvalidValue;  // its head and tail need 8 vectors a row
     const int64_t work = d / kMaxVec + 4 * kMaxVec;  // the row's aligned vectors, then its single elements
-    const int64_t blocks = ceil_div(work, int64_t{kThreads});
+    const int64_t blocks = ceil_div(work, int64_t{hint != 0 ? hint_threads : kThreads});
     const int threads = static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
     const int64_t gz = ceil_div(rows, int64_t{65535}), gy = ceil_div(rows, gz);
     return launch_kernel(ActAndMulShiftedKernel<T, Act>,
                          dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz)),
                          dim3(threads), stream, pdl, in, in_stride, out, out_stride, d, rows);
   }
-  // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread
-  const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
-  if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || (hint_per != 1 && hint_per != 2)))
-    return cudaErrorInvalidValue;
   int sms = 0;
   const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
   // Narrow vectors (d not a multiple of 16 bytes) in rows of at most one block's vectors, past decode up to 7 x the
@@ -291,7 +296,11 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // x 1000, 1368, 1840, 2000 +0.2 to +3.5 % (8192 x 2000 -1.2 to -2.3 %), warp-multiple rows (1536) and two-block ones
   // (2736) +-0.6 % (NVIDIA_H200_lib_ab_exact_one_block_s39.txt).
   // Not a row folded into one block above (work 257-287 threads: its block stays 256 and makes a second pass).
-  if (hint == 0 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
+  // Only at one vector a thread (session 40): with more, the block's threads stride over the row (per vectors each), so
+  // trimming the warp-rounded block to the work left each fewer threads to share it: single elements at 1000 x 513
+  // bf16, 65 threads a block with 8 elements each 6.12 us (gelu), 96 threads with 5-6 each 5.71, FlashInfer 5.61 (H200,
+  // decode_configs.py, NVIDIA_H200_decode_configs_odd_mid_s40.txt).
+  if (hint == 0 && per == 1 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
   // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
   // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
   // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
