@@ -245,6 +245,8 @@ from . import tune as _tune
 from collections import namedtuple
 
 ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82)   # 0: the rule; 10 * (threads / 32) + (1: one vector, 2: 16 bytes) per thread
+# (+ 3, the shifted kernel of session 40, is a valid hint too, not in the tuner's choices: refused at rows of 8 or fewer
+# 16-byte vectors, it would fail a tuning run at such widths)
 _act_applied: dict = {}                          # activation -> the database generation its table was filled from
 
 def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
