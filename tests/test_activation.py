@@ -117,6 +117,7 @@ def _act_in_guards(fn, act, rows, d, dtype, pad_in=0):
 # Session 39: a row of one block gets a block of exactly its vectors past decode too (1000, 1840: 125 and 230 threads),
 # but not a row of 257-287 threads folded into one 256-thread block with a second pass (2056, 2240; 2049 and 2290 in
 # narrow vectors): the first version of that change launched 257-287 threads there and failed ("too large").
+# Session 40: rows of two blocks are no longer folded, so 2056, 2240, 2049 and 2290 now take two even blocks.
 # Each output row is written between poisoned guard columns, above a poisoned guard row (300, 4099 rows: prefill).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])

@@ -262,8 +262,12 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
   // thread in the 8th block, so one block in eight did nothing but be scheduled. Not at decode: one more pass is one
-  // more dependent DRAM round trip there.
-  if (hint == 0 && !decode && !narrow_latency && blocks > 1 && work - (blocks - 1) * threads < threads / 8) {
+  // more dependent DRAM round trip there. Nor a row of two blocks (session 40): one block making the second pass is
+  // the row's whole time doubled for those threads, where two even blocks are half-empty only: 4-element rows of 2260
+  // (283 threads of work) +4.1 to +4.5 % at 1000-4000 rows, +1.6 % at 16384; 2056 +0 to +0.9 %; rows of 3-8 blocks
+  // (4104-14340) within +-1 % of folding them as before, bar one -1.9 % (4000 x 4104 bf16; fp16 -0.6 %) (H200, lib_ab,
+  // silu, both dtypes, NVIDIA_H200_lib_ab_fold_s40.txt).
+  if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
   } else if (hint == 0 && blocks > 1) {
     // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
