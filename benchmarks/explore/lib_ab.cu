@@ -9,7 +9,8 @@
 //     -DLIB_AB_ENTRY=lib_${t%%:*} -o /tmp/ab_${t%%:*}.o benchmarks/explore/lib_ab_tu.cu; done
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ab benchmarks/explore/lib_ab.cu /tmp/ab_a.o /tmp/ab_b.o
 //   /tmp/ab [N [OPS [DTYPES [ROWS [WIDTHS]]]]]   e.g. /tmp/ab 200 rms,fused bf16 32,128,256 1536,4096
-// OPS: a comma list of rms, fused, silu (default rms,fused); WIDTHS: the norm's hidden size, silu's output width d.
+// OPS: a comma list of rms, fused, silu, gelu (default rms,fused); WIDTHS: the norm's hidden size, the gated ops' output
+// width d.
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
 #include "explore.cuh"
 
@@ -39,12 +40,12 @@ int main(int argc, char** argv) {
   cudaMemcpy(r0, h.data(), maxe * 2, cudaMemcpyHostToDevice);
   cudaMemcpy(r, r0, maxe * 2, cudaMemcpyDeviceToDevice);
   cudaMemcpy(w, h.data(), std::min<size_t>(maxe, 32768) * 2, cudaMemcpyHostToDevice);
-  const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul"};
+  const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "gelu_and_mul"};
   for (int fp16 = 0; fp16 < 2; ++fp16)
-    for (int op = 0; op < 3; ++op)
+    for (int op = 0; op < 4; ++op)
       for (int D : hiddens)
         for (int R : rows) {
-          if (ops.find(std::string(",") + (op == 0 ? "rms" : op == 1 ? "fused" : "silu") + ",") == std::string::npos ||
+          if (ops.find(std::string(",") + (op == 0 ? "rms" : op == 1 ? "fused" : op == 2 ? "silu" : "gelu") + ",") == std::string::npos ||
               (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
           const bool fused = op == 1;
           auto go = [=](LibEntry* fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
           printf("%s %dx%d %s\n", names[op], R, D, fp16 ? "fp16" : "bf16");
           time_variants(vs, flush, e0, e1, n, 2, [&](size_t v) -> std::string {
             // a fresh launch from the pristine inputs, its output kept for the bitwise comparison
-            cudaMemcpy(x, x0, (size_t)R * D * (op == 2 ? 4 : 2), cudaMemcpyDeviceToDevice);
+            cudaMemcpy(x, x0, (size_t)R * D * (op >= 2 ? 4 : 2), cudaMemcpyDeviceToDevice);
             cudaMemcpy(r, r0, (size_t)R * D * 2, cudaMemcpyDeviceToDevice);
             cudaMemset(out, 0xff, (size_t)R * D * 2);
             vs[v].second();

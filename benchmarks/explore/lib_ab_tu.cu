@@ -11,10 +11,16 @@ namespace {
 struct Silu {  // the library's SiLU body (flashinfer_nb.op_jit.ACTIVATIONS)
   static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); }
 };
+struct Gelu {  // and its GELU (erf) body: more math an element, so launch choices can rank differently (session 40)
+  static __device__ float apply(float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }
+};
 template <typename T>
 cudaError_t run(int op, const void* x, void* residual, void* out, const void* w, int rows, int d) {
   if (op == 2)  // silu_and_mul: x is rows x 2d, out rows x d
     return flashinfer_nb::ActAndMulLauncher<T, Silu>(static_cast<const T*>(x), 2 * d, static_cast<T*>(out), d, rows,
+                                                      d, false, 0, 0);
+  if (op == 3)  // gelu_and_mul, as op 2
+    return flashinfer_nb::ActAndMulLauncher<T, Gelu>(static_cast<const T*>(x), 2 * d, static_cast<T*>(out), d, rows,
                                                       d, false, 0, 0);
   flashinfer_nb::norm_detail::NormParams p{};
   p.input = x; p.residual = residual; p.out = out; p.weight = w;
@@ -24,7 +30,7 @@ cudaError_t run(int op, const void* x, void* residual, void* out, const void* w,
 }
 }  // namespace
 
-// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place), 2 silu_and_mul (x -> out); the rule's
+// op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place), 2 silu_and_mul, 3 gelu_and_mul (x -> out); the rule's
 // launch (no hint), default stream.
 cudaError_t LIB_AB_ENTRY(int op, const void* x, void* residual, void* out, const void* w, int rows, int d, bool fp16) {
   return fp16 ? run<half>(op, x, residual, out, w, rows, d) : run<nv_bfloat16>(op, x, residual, out, w, rows, d);
