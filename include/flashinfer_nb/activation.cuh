@@ -219,10 +219,23 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
   if (hint != 0 && (hint < 0 || hint_threads < 32 || hint_threads > kThreads || hint_per < 1 || hint_per > 3))
     return cudaErrorInvalidValue;
+  // A row's work over `blocks` blocks, shared evenly (warp-rounded): the threads a block
+  auto even_threads = [](int64_t work, int64_t blocks) {
+    return static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
+  };
+  // The grid: `blocks` a row on x, blocks of rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs:
+  // at most z - 1 rows' blocks past the last row, which return at once. (Session 28 filled grid.y to 65535 first:
+  // 65536 rows made a second slab of 65535 rows with one real one, 262k blocks that did nothing but be scheduled,
+  // silu_and_mul 65536 x 14336 bf16 2109 us against FlashInfer's 1887 on the H100,
+  // benchmarks/results/NVIDIA_H100_issue19_rows65536_s29.txt.)
+  auto grid_of = [](int64_t blocks, int64_t row_blocks) {
+    const int64_t gz = ceil_div(row_blocks, int64_t{65535}), gy = ceil_div(row_blocks, gz);
+    return dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
+  };
   // Single elements (an odd d, or a view at an odd offset) in rows of more than 64 vectors: the shifted kernel, one
-  // 16-byte output vector a thread, the row's blocks sharing its vectors evenly (warp-rounded); rows on grid.y and
-  // grid.z as below. From 2^18 elements in all at 128+ vectors a row, 2^19 under. H200, lib_ab (silu), both dtypes,
-  // bits unchanged (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 4000-16384 x
+  // 16-byte output vector a thread, the row's blocks sharing its vectors evenly. From 2^18 elements in all at 128+
+  // vectors a row, 2^19 under. H200, lib_ab (silu), both dtypes, bits unchanged
+  // (NVIDIA_H200_lib_ab_shifted_s40.txt): 256-16384 rows x 1025-14337 +3.8 % to 2x, 4000-16384 x
   // 513-641 +10 to +22 %, 64 x 14337 +34 %; decode_configs.py, silu and gelu bf16 at 264-4000 rows x 513-1023
   // (NVIDIA_H200_decode_configs_odd_mid_s40.txt): from 2^19 elements -1.0 % (silu 1000 x 641) to +13 % (gelu 2000 x
   // 513), at 264 rows -5 to -9 % (gelu 1023, 513). Not below: the single-element kernels, many more threads, finish a
@@ -235,11 +248,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     if (d <= 8 * kMaxVec) return cudaErrorInvalidValue;  // its head and tail need 8 vectors a row
     const int64_t work = d / kMaxVec + 4 * kMaxVec;  // the row's aligned vectors, then its single elements
     const int64_t blocks = ceil_div(work, int64_t{hint != 0 ? hint_threads : kThreads});
-    const int threads = static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
-    const int64_t gz = ceil_div(rows, int64_t{65535}), gy = ceil_div(rows, gz);
-    return launch_kernel(ActAndMulShiftedKernel<T, Act>,
-                         dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz)),
-                         dim3(threads), stream, pdl, in, in_stride, out, out_stride, d, rows);
+    return launch_kernel(ActAndMulShiftedKernel<T, Act>, grid_of(blocks, rows), dim3(even_threads(work, blocks)),
+                         stream, pdl, in, in_stride, out, out_stride, d, rows);
   }
   int sms = 0;
   const bool decode = hint == 0 && get_sm_count(&sms) == cudaSuccess && rows <= 2 * static_cast<int64_t>(sms);
@@ -272,7 +282,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   } else if (hint == 0 && blocks > 1) {
     // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
-    threads = static_cast<int>(ceil_div(ceil_div(work, blocks), 32) * 32);
+    threads = even_threads(work, blocks);
   }
   // Short rows past decode (a row's work fits a quarter block: 16-bit d <= 512 at the widest vector): one block a row
   // made the grid's size, not the bytes, the limit, as the block scheduler starts only so many blocks a microsecond
@@ -299,21 +309,17 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); and past decode every row of one block that no rows share: 300-16384 rows
   // x 1000, 1368, 1840, 2000 +0.2 to +3.5 % (8192 x 2000 -1.2 to -2.3 %), warp-multiple rows (1536) and two-block ones
   // (2736) +-0.6 % (NVIDIA_H200_lib_ab_exact_one_block_s39.txt).
-  // Not a row folded into one block above (work 257-287 threads: its block stays 256 and makes a second pass).
+  // (`work <= threads`: a row folded into one block would keep its block and make a second pass; since session 40 a
+  // fold leaves 2+ blocks, so a one-block row's work always fits, and the test only keeps the launch bound if that
+  // changes. Session 39's first version trimmed such rows to 257-287 threads and failed to launch.)
   // Only at one vector a thread (session 40): with more, the block's threads stride over the row (per vectors each), so
   // trimming the warp-rounded block to the work left each fewer threads to share it: single elements at 1000 x 513
   // bf16, 65 threads a block with 8 elements each 6.12 us (gelu), 96 threads with 5-6 each 5.71, FlashInfer 5.61 (H200,
   // decode_configs.py, NVIDIA_H200_decode_configs_odd_mid_s40.txt).
   if (hint == 0 && per == 1 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
-  // Rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs: at most gz - 1 rows' blocks past the
-  // last row, which return at once. (Session 28 filled grid.y to 65535 first: 65536 rows made a second slab of 65535
-  // rows with one real one, 262k blocks that did nothing but be scheduled, silu_and_mul 65536 x 14336 bf16 2109 us
-  // against FlashInfer's 1887 on the H100, benchmarks/results/NVIDIA_H100_issue19_rows65536_s29.txt.)
-  const int64_t row_blocks = ceil_div(rows, static_cast<int64_t>(rows_per_block));
-  const int64_t gz = ceil_div(row_blocks, int64_t{65535}), gy = ceil_div(row_blocks, gz);
-  const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(gy), static_cast<unsigned>(gz));
+  const dim3 grid = grid_of(blocks, ceil_div(rows, static_cast<int64_t>(rows_per_block)));
   const bool exact =
-      per == 1 && gz == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
+      per == 1 && grid.z == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
