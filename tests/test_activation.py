@@ -103,14 +103,15 @@ def test_act_every_vector_width(d, dtype):
             ref = (act(x[:, :d].double()) * x[:, d:].double())
             torch.testing.assert_close(out.double(), ref, rtol=RTOL[dtype], atol=2e-3 if dtype != torch.float32 else 1e-5)
 
-def _act_in_guards(fn, act, rows, d, dtype, pad_in=0):
-    "fn on rows x 2d (strided where pad_in > 0) into a NaN buffer's rows; checks the output, returns: guards still NaN?"
-    x = torch.randn(rows, 2 * d + pad_in, device='cuda', dtype=dtype)[:, :2 * d]
+def _act_in_guards(fn, act, rows, d, dtype, pad_in=0, s_in=0, s_out=0, atol=2e-3):
+    """fn on rows x 2d (s_in elements into rows of s_in + 2d + pad_in: strided, or off alignment) into a NaN buffer's
+    rows at columns [s_out, s_out + d); checks the output, returns: guards (both sides, the row below) still NaN?"""
+    x = torch.randn(rows, s_in + 2 * d + pad_in, device='cuda', dtype=dtype)[:, s_in:s_in + 2 * d]
     buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-    fn(x, out=buf[:rows, :d])
+    fn(x, out=buf[:rows, s_out:s_out + d])
     ref = act(x[:, :d].double()) * x[:, d:].double()
-    torch.testing.assert_close(buf[:rows, :d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
-    return buf[:, d:].isnan().all() and buf[rows].isnan().all()
+    torch.testing.assert_close(buf[:rows, s_out:s_out + d].double(), ref, rtol=RTOL[dtype], atol=atol)
+    return buf[:, :s_out].isnan().all() and buf[:, s_out + d:].isnan().all() and buf[rows].isnan().all()
 
 # issue 19, session 31: at one vector a thread, rows whose blocks cover them exactly (d / 8 = blocks x threads: 2048,
 # 4096, 14336) take the kernel that tests no index; rows a vector short or over (2040, 4104, 14344) the tested one.
@@ -226,16 +227,11 @@ def test_act_launch_rule_sweep(dtype):
 @pytest.mark.parametrize('d', [513, 1030, 3097])
 def test_act_shifted_rows_every_offset(d, dtype):
     rows = (1 << 19) // d + 3
+    atol = 2e-3 if dtype != torch.float32 else 1e-5
     for s_in in (0, 1, 3, 5, 7):
         for pad in (0, 3):
-            x = torch.randn(rows, s_in + 2 * d + pad, device='cuda', dtype=dtype)[:, s_in:s_in + 2 * d]
-            ref = F.silu(x[:, :d].double()) * x[:, d:].double()
             for s_out in (0, 1, 2, 7):
-                buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-                silu_and_mul(x, out=buf[:rows, s_out:s_out + d])
-                torch.testing.assert_close(buf[:rows, s_out:s_out + d].double(), ref, rtol=RTOL[dtype],
-                                           atol=2e-3 if dtype != torch.float32 else 1e-5)
-                assert buf[:, :s_out].isnan().all() and buf[:, s_out + d:].isnan().all() and buf[rows].isnan().all(), \
+                assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype, pad, s_in, s_out, atol), \
                     (s_in, pad, s_out, 'wrote outside its rows')
 
 # its launch hint (+ 3) at a size the rule gives the single-element kernels; refused where a row has 8 vectors or fewer
