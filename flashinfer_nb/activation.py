@@ -18,7 +18,8 @@ from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mu
 # %% auto #0
 __all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS', 'ACT_HINT_CHOICES',
            'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
-           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'apply_tuned_act', 'tune_act']
+           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'act_hint_valid', 'apply_tuned_act',
+           'tune_act']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -244,9 +245,13 @@ def _step_tolerance(dtype: str) -> dict:
 from . import tune as _tune
 from collections import namedtuple
 
-ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82)   # 0: the rule; 10 * (threads / 32) + (1: one vector, 2: 16 bytes) per thread
-# (+ 3, the shifted kernel of session 40, is a valid hint too, not in the tuner's choices: refused at rows of 8 or fewer
-# 16-byte vectors, it would fail a tuning run at such widths)
+ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82, 83)   # 0: the rule; 10 * (threads / 32) + (1: one vector, 2: 16 bytes
+                                                     # per thread, 3: the shifted kernel, one 16-byte output vector a thread)
+
+def act_hint_valid(hint: int, d: int, dtype) -> bool:
+    "Whether the launcher takes launch choice `hint` for rows of `d` outputs (activation_launch.h): the shifted kernel "
+    "(`+ 3`) needs more than 8 of the row's 16-byte vectors for its head and tail; the others run at every width."
+    return hint % 10 != 3 or d > 8 * (16 // torch.empty(0, dtype=dtype).element_size())
 _act_applied: dict = {}                          # activation -> the database generation its table was filled from
 
 def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
@@ -282,6 +287,7 @@ def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 1433
     try:
         return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(int(c['HINT'])), call, inputs, shapes=list(by_bucket),
                           reference=None if ref is None else (lambda x, out: ref(x)), op=f'{act_name}_and_mul',
-                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain, **kwargs)
+                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain,
+                          valid=lambda c, bucket: act_hint_valid(int(c['HINT']), by_bucket[bucket][1], dtype), **kwargs)
     finally:
         _tune.reload_db(); apply_tuned_act(act_name, mod)

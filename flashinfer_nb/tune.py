@@ -307,7 +307,7 @@ def _first_line(e: BaseException | str) -> str:
 class Trial:
     "One configuration's fate in a tuning run: compile, check against the reference, timing per shape."
     config: dict
-    status: str = 'pending'   # pending compiling compiled ok | compile error timeout load error mismatch run error | not tried interrupted
+    status: str = 'pending'   # pending compiling compiled ok | compile error timeout load error mismatch run error | not tried interrupted not valid
     error: str = ''
     compile_s: float | None = None
     cached: bool | None = None
@@ -317,6 +317,7 @@ class Trial:
     samples: dict = field(default_factory=dict)   # case label -> every timed call (µs)
     started: float | None = None
     timed_out: float = 0.0    # the limit (s) it went past, 0: none
+    not_valid: set = field(default_factory=set)   # case labels where `valid(config, shape)` said no: not checked or timed there
 
     @property
     def key(self) -> str: return config_key(self.config)
@@ -343,6 +344,7 @@ class Case:
     bucket: str | None
     make: Callable[[], dict]
     _inputs: dict | None = None
+    shape: Any = None            # the shape given (what `valid` is asked about); None: one set of inputs
     def inputs(self) -> dict:
         if self._inputs is None:
             d = self.make()
@@ -364,7 +366,7 @@ def make_cases(inputs, shapes=None) -> list[Case]:
         raise TypeError("with shapes=[...], inputs must be a function shape -> dict of keyword arguments for `call`")
     labels = [str(s) for s in shapes]
     if len(set(labels)) != len(labels): raise ValueError(f"shapes repeats a shape: {shapes}")
-    return [Case(str(s), shape_bucket(s), functools.partial(inputs, s)) for s in shapes]
+    return [Case(str(s), shape_bucket(s), functools.partial(inputs, s), shape=s) for s in shapes]
 
 def _clone(d: dict, poison: bool = True) -> dict:
     "Tensors cloned (outputs, keys starting with `out`, filled with NaN: a kernel that writes nothing fails the check)."
@@ -461,7 +463,7 @@ class TuneResult:
             for c in self.cases:
                 m = t.median_us(c.label)
                 mark = ' *' if self.best.get(c.label) is t else ''
-                times.append('-' if m is None else f"{m:.2f}{mark}")
+                times.append('n/a' if c.label in t.not_valid else '-' if m is None else f"{m:.2f}{mark}")
             sp = [t.spread_pct(c.label) for c in self.cases]
             sp = [s for s in sp if s is not None]
             out.append([t.key + (' (default)' if t.key == self.default_key else ''), t.status,
@@ -474,8 +476,10 @@ class TuneResult:
 
     def summary(self) -> str:
         n_ok = sum(t.status == 'ok' for t in self.trials)
+        n_nv = sum(t.status == 'not valid' for t in self.trials)
         parts = [f"{self.op}: {len(self.trials)} configuration(s), {n_ok} timed, {len(self.failed)} excluded, "
-                 f"{len(self.not_tried)} not tried" + (f", {self.elapsed_s:.1f} s" if self.elapsed_s is not None else '')]
+                 f"{len(self.not_tried)} not tried" + (f", {n_nv} valid at none of the shapes" if n_nv else '')
+                 + (f", {self.elapsed_s:.1f} s" if self.elapsed_s is not None else '')]
         for c in self.cases:
             t = self.best.get(c.label)
             if t is None: parts.append(f"  {c.label}: no configuration passed"); continue
@@ -499,7 +503,7 @@ class TuneResult:
 
     def _repr_html_(self) -> str:
         e = lambda x: html.escape(str(x))
-        bad = lambda r: ' style="color:#b00"' if r[1] in FAILED else ' style="color:#888"' if r[1] in ('not tried', 'interrupted') else ''
+        bad = lambda r: ' style="color:#b00"' if r[1] in FAILED else ' style="color:#888"' if r[1] in ('not tried', 'interrupted', 'not valid') else ''
         head = ''.join(f"<th>{e(h)}</th>" for h in self.header())
         body = ''.join(f"<tr{bad(r)}>" + ''.join(f"<td>{e(x)}</td>" for x in r) + '</tr>' for r in self.rows())
         return f"<pre>{e(self.summary())}</pre><table><tr>{head}</tr>{body}</table>"
@@ -649,6 +653,7 @@ class Tuner:
     def _check(self, t: Trial, call, cases, reference, expected: dict, tolerance):
         from flashinfer_nb.bench import check_against_reference
         for c in cases:
+            if c.label in t.not_valid: continue
             try:
                 got = call(t.module, **_clone(c.inputs()))
                 if reference is None: continue
@@ -685,7 +690,7 @@ class Tuner:
              dtype=None, max_configs: int | None = None, time_budget_s: float | None = None,
              compile_timeout_s: float | None = None, warm_start=None, default: dict | None = None, jobs: int | None = None,
              rounds: int = 5, repeat_ms: float = 10.0, timer: Callable | None = None, csv=None, db=None,
-             min_gain: float = 0.0,
+             min_gain: float = 0.0, valid: Callable | None = None,
              progress: bool = True) -> TuneResult:
         """Compile, check and time; return a `TuneResult` (also written to a CSV, and the best per shape to the database).
 
@@ -726,6 +731,12 @@ class Tuner:
         min_gain : float
             With `default`: a winner must beat the default by this fraction (e.g. 0.03) to be recorded in the
             database; otherwise the default is recorded, so timing noise never replaces a built-in rule.
+        valid : callable, optional
+            ``valid(config, shape) -> bool``, with `shapes`: whether the configuration can run at that shape at all (a
+            kernel variant that needs a minimum width, a tile that must divide the size). Where it cannot, it is
+            neither checked nor timed (the table shows ``n/a``) and still competes at the other shapes; one valid at
+            none of them is not compiled (status ``not valid``). A configuration that fails where it is valid is
+            excluded everywhere, as always: a refusal the predicate did not foresee is a bug to see, not to skip.
         progress : bool
             Live table in a notebook, a bar on stderr in a terminal.
         """
@@ -735,29 +746,35 @@ class Tuner:
         if compile_timeout_s != 'auto': _positive('compile_timeout_s', compile_timeout_s)
         _positive('rounds', rounds, int); _positive('repeat_ms', repeat_ms)
         if timer is not None and not callable(timer): raise TypeError("timer must be a function (fn, kwargs) -> times in ms")
+        if valid is not None and not callable(valid): raise TypeError("valid must be a function (config, shape) -> bool")
+        if valid is not None and shapes is None: raise ValueError("valid= is asked per shape: give shapes=[...] too")
         cases = make_cases(inputs, shapes)
         order = self._order(warm_start, default, dtype, cases)
         t0 = time.monotonic()
         deadline = None if time_budget_s is None else t0 + time_budget_s
-        tried = order[:max_configs] if max_configs else order
         trials = [self.trial(c) for c in order]
         for t in trials:   # a rerun checks and times the compiled ones again and retries timeouts; compile errors stay
             if t.module is not None: t.status, t.error = 'compiled', ''
             elif t.status not in FINAL: t.status, t.error = 'pending', ''
             t.rounds, t.samples = {}, {}
+            t.not_valid = {c.label for c in cases if valid is not None and not _valid_at(valid, t, c)}
+        nowhere = [t for t in trials if len(t.not_valid) == len(cases)]   # not compiled, nor counted by max_configs
+        runnable = [t for t in trials if len(t.not_valid) < len(cases)]
+        tried = runnable[:max_configs] if max_configs else runnable
         res = TuneResult(self.op, trials, cases, t0=t0, default_key=None if default is None else config_key(
             {k: default[k] for k in self.space.params}))
-        for t in trials[len(tried):]: t.status, t.error = 'not tried', f"max_configs={max_configs}"
-        if len(tried) < len(order): res.notes.append(f"max_configs={max_configs}: {len(order) - len(tried)} configuration(s) not tried")
+        for t in nowhere: t.status, t.error = 'not valid', 'valid at none of the shapes'
+        for t in runnable[len(tried):]: t.status, t.error = 'not tried', f"max_configs={max_configs}"
+        if len(tried) < len(runnable): res.notes.append(f"max_configs={max_configs}: {len(runnable) - len(tried)} configuration(s) not tried")
         live = _Live(progress, f"tuning {self.op}")
         expected: dict = {}
         def check(t):
             self._check(t, call, cases, reference, expected, tolerance)
             live.update(res, 'compiling, checking')
         try:
-            for t in trials[:len(tried)]:   # already compiled (an earlier run in this session): check now
+            for t in tried:   # already compiled (an earlier run in this session): check now
                 if t.status == 'compiled': check(t)
-            self.compile(tried, jobs=jobs, compile_timeout_s=compile_timeout_s, deadline=deadline, on_compiled=check,
+            self.compile([t.config for t in tried], jobs=jobs, compile_timeout_s=compile_timeout_s, deadline=deadline, on_compiled=check,
                          live=live, result=res)
             if not res.interrupted: self._time(res, call, timer or _default_timer(repeat_ms), rounds, deadline, live)
         except KeyboardInterrupt:
@@ -784,6 +801,7 @@ class Tuner:
                         order = ok[r % len(ok):] + ok[:r % len(ok)]
                         if r % 2: order = order[::-1]
                         for t in order:
+                            if c.label in t.not_valid: continue
                             raw = timer(functools.partial(call, t.module), c.inputs())
                             timer_name[0] = getattr(raw, 'timer', timer_name[0])
                             ms = [float(x) for x in raw]
@@ -811,7 +829,7 @@ class Tuner:
             for t in res.trials:
                 for c in (res.cases if t.rounds else res.cases[:1]):
                     rows.append(dict(op=self.op, config=t.key, **{f"cfg_{k}": v for k, v in t.config.items()},
-                                     status=t.status, error=t.error, compile_s=None if t.compile_s is None else round(t.compile_s, 3),
+                                     status='not valid' if c.label in t.not_valid else t.status, error=t.error, compile_s=None if t.compile_s is None else round(t.compile_s, 3),
                                      cached=t.cached, correct={'ok': True, 'mismatch': False}.get(t.status),
                                      shape=c.label, bucket=c.bucket, dtype=None if dtype is None else dtype_name(dtype),
                                      median_us=t.median_us(c.label), spread_pct=t.spread_pct(c.label),
@@ -837,6 +855,10 @@ class Tuner:
                            default_us=None if dflt is None or dflt.median_us(c.label) is None else round(dflt.median_us(c.label), 3),
                            shape=c.label, tried=sum(x.status == 'ok' for x in res.trials), tuned_at=stamp)
             res.db_path = path
+
+def _valid_at(valid, t: Trial, c: Case) -> bool:
+    try: return bool(valid(dict(t.config), c.shape))
+    except Exception as e: raise ValueError(f"valid({t.key}, {c.label}) raised {type(e).__name__}: {e}") from e
 
 def tune(space, build: Callable, call: Callable, inputs, *, constraint: Callable | None = None, op: str | None = None,
          **kwargs) -> TuneResult:

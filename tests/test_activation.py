@@ -338,7 +338,7 @@ def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match='unknown activation'): A.tune_act('relu')
 
 @pytest.mark.cuda
-@pytest.mark.parametrize('hint', [21, 22, 41, 42, 81, 82])
+@pytest.mark.parametrize('hint', [21, 22, 41, 42, 81, 82, 83])
 def test_act_every_launch_choice_is_exact(hint):
     import flashinfer_nb.activation as A
     m = A.get_act_and_mul_module('silu')
@@ -348,6 +348,29 @@ def test_act_every_launch_choice_is_exact(hint):
         m.silu_and_mul_hint(o, x, False, hint)
         torch.testing.assert_close(o, A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
     with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 84)
+
+@pytest.mark.cuda
+def test_act_hint_valid_is_the_launchers_rule():
+    # the tuner skips a choice where act_hint_valid says no: it must say no exactly where the launcher refuses
+    import flashinfer_nb.activation as A
+    m = A.get_act_and_mul_module('silu')
+    for dtype in (torch.float16, torch.bfloat16, torch.float32):
+        edge = 8 * (16 // torch.empty(0, dtype=dtype).element_size())
+        for d in (1, edge - 1, edge, edge + 1, edge + 7):
+            for hint in (83, 82, 21):
+                x, o = torch.randn(3, 2 * d, device='cuda', dtype=dtype), torch.empty(3, d, device='cuda', dtype=dtype)
+                try: m.silu_and_mul_hint(o, x, False, hint); took = True
+                except ValueError as e: took = False; assert 'not valid' in str(e)
+                assert took == A.act_hint_valid(hint, d, dtype), (dtype, d, hint)
+
+@pytest.mark.cuda
+def test_tune_act_skips_the_shifted_kernel_only_where_refused(tmp_path):
+    import flashinfer_nb.activation as A
+    r = A.tune_act('silu', shapes=((64, 64), (2048, 3097)), dtype=torch.bfloat16, choices=(0, 82, 83), rounds=1,
+                   repeat_ms=2, csv=False, db=tmp_path/'db.json', progress=False)
+    t83 = next(t for t in r.trials if t.key == 'HINT=83')
+    assert not r.failed and t83.status == 'ok' and t83.not_valid == {'64x64'}
+    assert t83.median_us('2048x3097') is not None and all(t.median_us('64x64') for t in r.trials if t is not t83)
 
 @pytest.mark.cuda
 def test_act_rows_past_one_grid_dimension():

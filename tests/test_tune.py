@@ -79,6 +79,39 @@ def test_tune_picks_the_fastest_per_shape_and_lists_failures(tmp_path):
     assert len(good) == 2 * len(ok) and sum(x['best'] == 'True' for x in rows) == 2
     assert [x for x in rows if x['config'] == 'BLOCK=128 VEC=4'][0]['error'].startswith('cell.cu:3')
 
+def test_valid_per_shape(tmp_path):
+    # VEC=4 cannot run under 1024 elements (say its tile needs that many), BLOCK=512 VEC=1 at none of the sizes: the
+    # former is skipped at 256 only and still wins at 4096, the latter is never built; neither counts as a failure
+    built, log = [], []
+    def build(c): built.append(T.config_key(c)); return fake_build(c)
+    def call(m, x, out):
+        if m.c['VEC'] == 4 and x.numel() < 1024: raise RuntimeError('launch refused: VEC=4 needs 1024+ elements')
+        return fake_call(m, x, out)
+    valid = lambda c, n: not (c['VEC'] == 4 and n < 1024) and c != {'BLOCK': 512, 'VEC': 1}
+    r = tune({'BLOCK': [256, 512], 'VEC': [1, 2, 4]}, build, call, inputs_for, shapes=[256, 4096], valid=valid,
+             reference=lambda x, out: x * 2, timer=make_timer(log), rounds=2, csv=tmp_path/'v.csv', db=False,
+             progress=False, max_configs=4)
+    st = {t.key: t.status for t in r.trials}
+    assert st['BLOCK=256 VEC=4'] == 'ok' and st['BLOCK=512 VEC=1'] == 'not valid' and 'BLOCK=512 VEC=1' not in built
+    assert st['BLOCK=512 VEC=4'] == 'not tried'     # max_configs=4 counts the valid ones: 256 x 1, 2, 4, 512 x 2
+    assert r.best_config(256) == {'BLOCK': 256, 'VEC': 2} and r.best_config(4096) == {'BLOCK': 256, 'VEC': 4}
+    t4 = next(t for t in r.trials if t.key == 'BLOCK=256 VEC=4')
+    assert t4.median_us('256') is None and t4.median_us('4096') is not None and t4.not_valid == {'256'}
+    assert log.count('BLOCK=256 VEC=4') == 2 and log.count('BLOCK=256 VEC=2') == 4     # 2 rounds x its valid shapes
+    assert [t.key for t in r.failed] == ['BLOCK=512 VEC=2']     # fake_call's BLOCK=512 computes the wrong thing
+    assert '1 valid at none of the shapes' in r.summary() and 'n/a' in repr(r)
+    rows = {(x['config'], x['shape']): x['status'] for x in _csv.DictReader(open(tmp_path/'v.csv'))}
+    assert rows[('BLOCK=256 VEC=4', '256')] == 'not valid' and rows[('BLOCK=256 VEC=4', '4096')] == 'ok'
+    # without the predicate, the refusal at 256 is a run error and excludes the configuration everywhere
+    r = tune({'BLOCK': [256], 'VEC': [2, 4]}, fake_build, call, inputs_for, shapes=[256, 4096],
+             reference=lambda x, out: x * 2, timer=make_timer(), rounds=1, csv=False, db=False, progress=False)
+    assert [t.status for t in r.trials] == ['ok', 'run error'] and r.best_config(4096) == {'BLOCK': 256, 'VEC': 2}
+    with pytest.raises(ValueError, match='give shapes='):
+        tune({'BLOCK': [256]}, fake_build, fake_call, inputs_for(8), valid=valid, csv=False, db=False, progress=False)
+    with pytest.raises(ValueError, match=r"valid\(BLOCK=256, 8\) raised KeyError"):
+        tune({'BLOCK': [256]}, fake_build, fake_call, inputs_for, shapes=[8], valid=lambda c, n: c['VEC'], csv=False,
+             db=False, progress=False)
+
 def test_budgets_and_interrupt(tmp_path):
     common = dict(reference=lambda x, out: x * 2, csv=False, db=False, progress=False)
     r = tune({'BLOCK': [128, 256], 'VEC': [1, 2, 4]}, fake_build, fake_call, inputs_for(64), max_configs=2,
