@@ -119,10 +119,14 @@ def _act_in_guards(fn, act, rows, d, dtype, pad_in=0, s_in=0, s_out=0, atol=2e-3
 # but not a row of 257-287 threads folded into one 256-thread block with a second pass (2056, 2240; 2049 and 2290 in
 # narrow vectors): the first version of that change launched 257-287 threads there and failed ("too large").
 # Session 40: rows of two blocks are no longer folded, so 2056, 2240, 2049 and 2290 now take two even blocks.
+# Session 41: one vector a thread over blocks that divide the row's vectors exactly where the even split would not
+# (2052: 3 blocks of 171 threads; 2880, 3000, 5000; 4100 at decode: 5 of 205; 7170 at decode: 15 of 239), and at decode
+# a row of 257-512 vectors with no such split in one block of exactly its vectors (2056: 257; 1540: 385).
 # Each output row is written between poisoned guard columns, above a poisoned guard row (300, 4099 rows: prefill).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344, 1000, 1840, 2056, 2240, 2049, 2290])
+@pytest.mark.parametrize('d', [2048, 2040, 4096, 4104, 14336, 14344, 1000, 1840, 2056, 2240, 2049, 2290,
+                               1540, 2052, 2880, 3000, 4100, 5000, 7170])
 def test_act_exact_fit_rows_stay_in_their_rows(d, dtype):
     for name, (fn, act) in OPS.items():
         for rows in (1, 5, 130, 300, 4099):

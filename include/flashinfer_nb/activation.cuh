@@ -51,8 +51,9 @@ constexpr int kThreads = 256;
 // (NVIDIA_H100_lib_ab_exact_s31.txt).
 // kPacked: rows of one block's width or less past decode, blockDim.y of them a block (blockDim.x threads a row, a power
 // of two up to 32 or whole warps, so a warp holds whole rows); see the launcher.
-template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false>
-__global__ void __launch_bounds__(kThreads)
+// kBound: the launch bound, 2 kThreads for the one-block decode rows of 257-512 vectors (see the launcher).
+template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false, int kBound = kThreads>
+__global__ void __launch_bounds__(kBound)
     ActAndMulKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
                     int d, int64_t rows) {
   using V = VecN<T, kVec>;
@@ -269,6 +270,25 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const int cap = hint != 0 ? hint_threads : kThreads;
   int threads = static_cast<int>(std::min<int64_t>(cap, ceil_div(work, 32) * 32));
   int64_t blocks = ceil_div(work, threads);  // per row
+  // One vector a thread over 2+ blocks whose warp-rounded even split would not cover the row exactly (2052 fp16: 513
+  // 8-byte vectors, 3 blocks of 192): the fewest blocks, up to twice the count, that divide the row's vectors into
+  // blocks of 64+ threads (3 of 171; a block need not be whole warps), so the exact kernel runs (no index test on the
+  // first load's chain, one pass). At decode, a row with no such split and at most 2 blocks' vectors (2056 bf16: 257, a
+  // prime; 1540: 385) is one block of exactly its vectors. H200, lib_ab, silu and gelu, both dtypes, bits unchanged
+  // (NVIDIA_H200_lib_ab_exact_split_s41.txt): 1-256 rows x 2052, 2880, 3000, 4100, 5000, 7170 +0.3 to +6 % (silu
+  // 256 x 2052 fp16 5.11 -> 4.96 us), 1540 and 2056 (one block) +0.5 to +4 %; 4096 (exact already) and 3084 (771 = 3 x
+  // 257: neither) unchanged. Past decode, 600-8000 rows x 2056-5000: silu -0.6 to +2.2 %, gelu -1.4 to +13 % (8000 x
+  // 2880 bf16 42.8 -> 37.8 us, silu's time). One block of more than 512 threads lost at 1-32 rows (1 x 8192 -8 to -14 %,
+  // session 41's first try), so not past 2 blocks' vectors.
+  bool exact_split = false;
+  if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
+    for (int64_t b = blocks; b <= 2 * blocks && work / b >= 64; ++b)
+      if (work % b == 0) {
+        blocks = b, threads = static_cast<int>(work / b), exact_split = true;
+        break;
+      }
+    if (!exact_split && decode && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), exact_split = true;
+  }
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
   // thread in the 8th block, so one block in eight did nothing but be scheduled. Not at decode: one more pass is one
@@ -277,7 +297,9 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (283 threads of work) +4.1 to +4.5 % at 1000-4000 rows, +1.6 % at 16384; 2056 +0 to +0.9 %; rows of 3-8 blocks
   // (4104-14340) within +-1 % of folding them as before, bar one -1.9 % (4000 x 4104 bf16; fp16 -0.6 %) (H200, lib_ab,
   // silu, both dtypes, NVIDIA_H200_lib_ab_fold_s40.txt).
-  if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
+  if (exact_split) {
+    // the split above
+  } else if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
   } else if (hint == 0 && blocks > 1) {
     // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
@@ -325,6 +347,10 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec, false, true>, grid,
                            dim3(threads, rows_per_block), stream, pdl, in, in_stride, out, out_stride, d, rows);
+    if (threads > kThreads)  // a decode row of 257-512 vectors in one block (exact: decode rows are one grid slab)
+      return exact ? launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads>, grid, dim3(threads),
+                                   stream, pdl, in, in_stride, out, out_stride, d, rows)
+                   : cudaErrorInvalidValue;
     if (exact)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
                            out, out_stride, d, rows);
