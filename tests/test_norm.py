@@ -332,6 +332,32 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         assert torch.equal(rb[:300, 2:2 + d], r + x) and untouched(rb, 300, 2)
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
 
+# issue 19, session 41: the fused op's 16-bit rows of 2-element vectors past decode take the peeled kernel too (widths a
+# multiple of 2 but not 4, and views 2 or 6 elements off, so every row offset 0, 2, 4, 6 in turn). x and the residual
+# written in place between poisoned guard columns above a guard row; rows of 2048 or fewer (2, 6) or past 32760 (32762,
+# 32766) and x and the residual at different offsets keep the 4-byte kernel; decode rows (1, 2 x the SMs) as before.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 32758, 32762, 32766])
+def test_norm_fused_pairs_peeled_past_decode(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (1000, 6), (4099, 4)):
+        if rows * d > 1 << 26: continue
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        bx, br = _guarded(rows, d, dtype, 24), _guarded(rows, d, dtype, 24)
+        bx[:rows, o:o + d], br[:rows, o:o + d] = x, r
+        fused_add_rmsnorm(bx[:rows, o:o + d], br[:rows, o:o + d], w, 1e-6)
+        assert torch.equal(br[:rows, o:o + d], r + x), (rows, o)
+        assert_close_rel(bx[:rows, o:o + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+        assert _untouched(bx, rows, d, o) and _untouched(br, rows, d, o), (rows, o, 'wrote outside its rows')
+    rows = 2 * sms + 5                                        # x at offset 0, the residual at 2: not the peeled kernel
+    x, rb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 24)
+    r = torch.randn(rows, d, device='cuda', dtype=dtype); rb[:rows, 2:2 + d] = r
+    x2 = x.clone(); fused_add_rmsnorm(x2, rb[:rows, 2:2 + d], w, 1e-6)
+    assert torch.equal(rb[:rows, 2:2 + d], r + x) and _untouched(rb, rows, d, 2)
+    assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
+
 # 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8; the
 # early weight would need 8, which has no kernel
 @pytest.mark.cuda

@@ -295,6 +295,19 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !singles && peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
   }
+  // The fused op's 16-bit rows of 2-element vectors (a width a multiple of 2 but not 4, or a view 2 or 6 elements off)
+  // past decode: the peeled kernel's 16-byte chunks too (x and the residual are read and written twice each, so the
+  // vector width counts double). The 4-byte kernel ran at 85-87 % of the copy at 8192-65536 x 14338 (1.7x FlashInfer's
+  // time: its vector there is 4 bytes too; NVIDIA_H200_issue_grid_s41.txt). H200, lib_ab, both dtypes, outputs within
+  // an ulp (2-4 in 10^6 round the other way: the sums split differently; NVIDIA_H200_lib_ab_peeled_pairs_s41.txt): at
+  // 300-32768 rows x 2050-16382 +1 to +26 % (8192 x 14338 bf16 262.6 -> 237.9 us, 12802 +15 %), the losses 1000 x 4098
+  // -3.5/-4.9 % and 600-2000 x 2050 -0.4 to -1.9 %. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to
+  // -15 % past decode at 2050-12802, session 37), not 4-element vectors (-11 to +8 %, mixed). Rows of 2048 elements or
+  // fewer (not measured; short ones share blocks) and of more than 4096 chunks (d > 32760) keep the 4-byte kernel.
+  if constexpr (kFused && kVec == 2 && sizeof(T) == 2) {
+    if (vpt_hint == 0 && sms > 0 && p.rows > 2 * sm64 && p.d > 2048 && p.d <= 32760 && peel_ok<T, kFused>(p))
+      return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
+  }
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only
   vpt_hint %= 100;
