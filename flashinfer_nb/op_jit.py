@@ -62,12 +62,13 @@ def _norm_kernel_units(c_type: str, vecs: tuple, fused: bool) -> dict[str, str]:
                             "    flashinfer_nb::norm_detail::NormParams, int, cudaStream_t);\n"}
     units.update({f"v{v}": _tu_head(f"the kernels of vector width {v}") + inc + f"template {disp(v)}" for v in vecs[1:]})
     if fused and c_type != 'float':
-        # the 16-bit fused op's 2-element rows past decode take the peeled kernel too (norm.cuh, session 41): the v1
-        # unit instantiates its dispatch, the v2 unit names it `extern template` (sorted before v1 in a shared TU), so
-        # its kernels are compiled once
+        # the 16-bit fused op's 2- and 4-element rows past decode take the peeled kernel too (norm.cuh, session 41): the
+        # v1 unit instantiates its dispatch, the v2 and v4 units name it `extern template` (sorted before v1 in a shared
+        # TU), so its kernels are compiled once
         peel = (f"cudaError_t flashinfer_nb::norm_detail::dispatch_peeled<{c_type}, true>"
                 "(flashinfer_nb::norm_detail::NormParams, int, int, cudaStream_t);\n")
-        units['v2'] = units['v2'].replace(f"template {disp(2)}", f"extern template {peel}template {disp(2)}")
+        for v in (2, 4):
+            units[f'v{v}'] = units[f'v{v}'].replace(f"template {disp(v)}", f"extern template {peel}template {disp(v)}")
         units['v1'] = units['v1'].replace(f"template {disp(1)}", f"template {peel}template {disp(1)}")
     return units
 

@@ -333,16 +333,18 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
 
 # issue 19, session 41: the fused op's 16-bit rows of 2-element vectors past decode take the peeled kernel too (widths a
-# multiple of 2 but not 4, and views 2 or 6 elements off, so every row offset 0, 2, 4, 6 in turn). x and the residual
-# written in place between poisoned guard columns above a guard row; rows of 2048 or fewer (2, 6) or past 32760 (32762,
-# 32766) and x and the residual at different offsets keep the 4-byte kernel; decode rows (1, 2 x the SMs) as before.
+# multiple of 2 but not 4, and views 2 or 6 elements off, so every row offset 0, 2, 4, 6 in turn), and rows of 4-element
+# vectors from 48 x the SMs (a multiple of 4 but not 8: 4100, 9220; offsets 0 and 4). x and the residual written in
+# place between poisoned guard columns above a guard row; rows of 2048 or fewer (2, 6, 4) or past 32760 (32762, 32766,
+# 32764) and x and the residual at different offsets keep the vector kernels; decode rows (1, 2 x the SMs) as before.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 32758, 32762, 32766])
+@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 32758, 32762, 32766, 4, 4100, 9220, 32764])
 def test_norm_fused_pairs_peeled_past_decode(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (1000, 6), (4099, 4)):
+    for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (1000, 6), (4099, 4), (48 * sms, 0),
+                    (48 * sms + 1, 4), (48 * sms + 7, 0)):
         if rows * d > 1 << 26: continue
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         bx, br = _guarded(rows, d, dtype, 24), _guarded(rows, d, dtype, 24)

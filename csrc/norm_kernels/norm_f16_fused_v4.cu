@@ -4,4 +4,5 @@
 #endif
 #include <flashinfer_nb/norm.cuh>
 
+extern template cudaError_t flashinfer_nb::norm_detail::dispatch_peeled<half, true>(flashinfer_nb::norm_detail::NormParams, int, int, cudaStream_t);
 template cudaError_t flashinfer_nb::norm_detail::dispatch<half, 4, true>(const flashinfer_nb::norm_detail::NormParams&, int, cudaStream_t);

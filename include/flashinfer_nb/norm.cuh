@@ -295,17 +295,21 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     if ((v == 0 || v == 1 || v == 2 || v == 4 || v == 8) && !singles && peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
   }
-  // The fused op's 16-bit rows of 2-element vectors (a width a multiple of 2 but not 4, or a view 2 or 6 elements off)
-  // past decode: the peeled kernel's 16-byte chunks too (x and the residual are read and written twice each, so the
-  // vector width counts double). The 4-byte kernel ran at 85-87 % of the copy at 8192-65536 x 14338 (1.7x FlashInfer's
-  // time: its vector there is 4 bytes too; NVIDIA_H200_issue_grid_s41.txt). H200, lib_ab, both dtypes, outputs within
-  // an ulp (2-4 in 10^6 round the other way: the sums split differently; NVIDIA_H200_lib_ab_peeled_pairs_s41.txt): at
-  // 300-32768 rows x 2050-16382 +1 to +26 % (8192 x 14338 bf16 262.6 -> 237.9 us, 12802 +15 %), the losses 1000 x 4098
-  // -3.5/-4.9 % and 600-2000 x 2050 -0.4 to -1.9 %. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to
-  // -15 % past decode at 2050-12802, session 37), not 4-element vectors (-11 to +8 %, mixed). Rows of 2048 elements or
-  // fewer (not measured; short ones share blocks) and of more than 4096 chunks (d > 32760) keep the 4-byte kernel.
-  if constexpr (kFused && kVec == 2 && sizeof(T) == 2) {
-    if (vpt_hint == 0 && sms > 0 && p.rows > 2 * sm64 && p.d > 2048 && p.d <= 32760 && peel_ok<T, kFused>(p))
+  // The fused op's 16-bit rows of 2- and 4-element vectors (a width a multiple of 2 or 4 but not 8, or a view off a
+  // 16-byte boundary) past decode: the peeled kernel's 16-byte chunks too (x and the residual are read and written twice
+  // each, so the vector width counts double). The 4-byte kernel ran at 85-87 % of the copy at 8192-65536 x 14338, the
+  // 8-byte one at 92-95 % at 4100 and 14340 (1.4-1.7x FlashInfer's time: its vectors there are as narrow;
+  // NVIDIA_H200_issue_grid_s41.txt). H200, lib_ab, both dtypes, outputs within an ulp (2-4 in 10^6 round the other way:
+  // the sums split differently). 2-element rows (NVIDIA_H200_lib_ab_peeled_pairs_s41.txt): at 300-32768 rows x
+  // 2050-16382 +1 to +26 % (8192 x 14338 bf16 262.6 -> 237.9 us, 12802 +15 %), the losses 1000 x 4098 -3.5/-4.9 % and
+  // 600-2000 x 2050 -0.4 to -1.9 %. 4-element rows (NVIDIA_H200_lib_ab_peeled_quads_s41.txt): from 8192 rows x 4100-14340
+  // +0.3 to +3.1 %, at 2000-4500 rows 4100 and 5004 -3.1 to -0.1 % (9220-14340 +0.2 to +2.7 %), at 300-1000 -7 to +2
+  // % (session 37): so only from 48 x the SMs. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to -15 %
+  // past decode at 2050-12802, session 37). Rows of 2048 elements or fewer (not measured; short ones share blocks) and
+  // of more than 4096 chunks (d > 32760) keep the vector kernels.
+  if constexpr (kFused && (kVec == 2 || kVec == 4) && sizeof(T) == 2) {
+    const int64_t from = (kVec == 2 ? 2 : 48) * sm64;
+    if (vpt_hint == 0 && sms > 0 && p.rows > from && p.d > 2048 && p.d <= 32760 && peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
   }
   const int nvec = p.d / kVec;
