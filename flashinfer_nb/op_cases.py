@@ -13,8 +13,8 @@ from .norm import rmsnorm, fused_add_rmsnorm, gemma_rmsnorm, gemma_fused_add_rms
 from .activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul, ACT_DTYPES
 
 # %% auto #0
-__all__ = ['POISON', 'OP_CASES', 'OpCase', 'make_inputs', 'check_call', 'bad_inputs', 'sanitizer_workload', 'parse_sanitizer_log',
-           'sanitize', 'main']
+__all__ = ['POISON', 'OP_CASES', 'SWEEP_MAX_ELEMENTS', 'OpCase', 'make_inputs', 'check_call', 'bad_inputs', 'sanitizer_workload',
+           'parse_sanitizer_log', 'sanitize', 'main', 'launch_sweep_widths', 'launch_sweep_rows', 'launch_sweep_shapes']
 
 # %% ../nbs/96_op_cases.ipynb #c03a280b
 @dataclass
@@ -274,6 +274,31 @@ def main(argv=None):
     if unknown: p.error(f"unknown ops {unknown}; known: {list(OP_CASES)}")
     if a.command == 'workload': sanitizer_workload(a.ops or None); return 0
     return 0 if sanitize(tuple(a.tools.split(',')), a.ops or None) else 1
+
+# %% ../nbs/96_op_cases.ipynb #sweeps-code
+SWEEP_MAX_ELEMENTS = 1 << 22   # rows x width a call: the sweeps stay at seconds (minutes under memcheck)
+
+def launch_sweep_widths(family: str) -> list[int]:
+    "The widths of a launch-rule sweep: `'norm'` (the hidden size) or `'gated'` (the output width d)."
+    if family == 'norm':
+        return sorted(set(range(1, 300)) | set(range(300, 9000, 11)) | {512, 1024, 1025, 4096, 4097, 8192, 8200})
+    if family == 'gated':
+        return sorted(set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104})
+    raise ValueError(f"launch sweep family must be 'norm' or 'gated', got {family!r}")
+
+def launch_sweep_rows(family: str, sms: int) -> tuple[int, ...]:
+    "The row counts of a launch-rule sweep on a GPU of `sms` SMs: decode, one wave, the mid ranges and past them."
+    if not isinstance(sms, int) or sms < 1: raise ValueError(f"sms must be a positive int, got {sms!r}")
+    launch_sweep_widths(family)   # the family's check
+    if family == 'norm': return (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1)
+    return (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099)
+
+def launch_sweep_shapes(family: str, sms: int, lo: int = 1, hi: int | None = None) -> list[tuple[int, int]]:
+    "`(rows, width)` of a sweep, widths in `[lo, hi)`, each call at most `SWEEP_MAX_ELEMENTS` (rows x width)."
+    rows = launch_sweep_rows(family, sms)
+    return [(r, d) for d in launch_sweep_widths(family) if lo <= d and (hi is None or d < hi)
+            for r in rows if r * d <= SWEEP_MAX_ELEMENTS]
+
 
 # %% ../nbs/96_op_cases.ipynb #ac05cab0
 if __name__ == '__main__': sys.exit(main())

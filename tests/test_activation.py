@@ -215,12 +215,10 @@ def test_every_op_in_a_cuda_graph():
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 def test_act_launch_rule_sweep(dtype):
+    from flashinfer_nb.op_cases import launch_sweep_shapes   # the lists the memcheck workload runs too
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    widths = sorted(set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104})
-    for d in widths:
-        for rows in (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099):
-            if rows * d > 1 << 22: continue                   # the sweep stays at seconds
-            assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
+    for rows, d in launch_sweep_shapes('gated', sms):
+        assert _act_in_guards(silu_and_mul, F.silu, rows, d, dtype), (d, rows, 'wrote outside its rows')
 
 
 # issue 19, session 40: the shifted kernel (single-element rows of more than 64 vectors, 2^19+ elements) at every

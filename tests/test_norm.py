@@ -387,13 +387,12 @@ def test_norm_peeled_launch_choices_agree(d):
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
 def test_norm_launch_rule_sweep(dtype):
+    from flashinfer_nb.op_cases import launch_sweep_shapes   # the lists the memcheck workload runs too
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    widths = sorted(set(range(1, 300)) | set(range(300, 9000, 11)) | {512, 1024, 1025, 4096, 4097, 8192, 8200})
-    for d in widths:
-        w = torch.randn(d, device='cuda', dtype=dtype)
-        for rows in (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1):
-            if rows * d > 1 << 22: continue                   # the sweep stays at seconds
-            _check_norms_in_guards(w, rows, 8)
+    w = None
+    for rows, d in launch_sweep_shapes('norm', sms):
+        if w is None or w.numel() != d: w = torch.randn(d, device='cuda', dtype=dtype)
+        _check_norms_in_guards(w, rows, 8)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,

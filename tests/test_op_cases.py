@@ -82,6 +82,22 @@ def test_cli_reads_ops_after_tools():
     assert 'unknown ops' in err.getvalue(), err.getvalue()
 
 
+from flashinfer_nb.op_cases import SWEEP_MAX_ELEMENTS, launch_sweep_widths, launch_sweep_rows, launch_sweep_shapes
+
+def test_launch_sweeps_cover_every_width_class():
+    for fam in ('norm', 'gated'):
+        ws = launch_sweep_widths(fam)
+        assert ws[:299] == list(range(1, 300)) and ws == sorted(set(ws))
+        assert {w % 8 for w in ws if w > 2048} == set(range(8))          # every divisibility class past 2048
+        shapes = launch_sweep_shapes(fam, 132)
+        assert all(r * d <= SWEEP_MAX_ELEMENTS for r, d in shapes) and {d for _, d in shapes} == set(ws)
+        assert launch_sweep_shapes(fam, 132, 300, 600) == [(r, d) for r, d in shapes if 300 <= d < 600]
+    assert launch_sweep_rows('gated', 132)[1:3] == (264, 265)             # both sides of the decode bound
+    with pytest.raises(ValueError, match="'norm' or 'gated'"): launch_sweep_widths('scale')
+    with pytest.raises(ValueError, match='sms must be'): launch_sweep_rows('norm', 0)
+
+
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('name', CASES)
 def test_bad_inputs(name):

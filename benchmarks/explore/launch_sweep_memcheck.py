@@ -1,4 +1,5 @@
-"""The launch-rule sweeps of tests/test_norm.py and tests/test_activation.py, as a compute-sanitizer workload.
+"""The launch-rule sweeps of tests/test_norm.py and tests/test_activation.py, as a compute-sanitizer workload
+(their shapes from flashinfer_nb.op_cases.launch_sweep_shapes, the one list both read).
 
 The pytest sweeps poison each output's guard columns and row and check them: they catch a stray *write* inside the
 allocation. memcheck catches what they cannot: a *read* past the end of a tensor. So this runs the same widths and
@@ -16,20 +17,6 @@ import argparse, sys, time
 import torch
 
 
-def widths(op, lo, hi):
-    "The sweeps' widths (the tests' lists), cut to [lo, hi)."
-    if op == 'norm':
-        ws = set(range(1, 300)) | set(range(300, 9000, 11)) | {512, 1024, 1025, 4096, 4097, 8192, 8200}
-    else:
-        ws = set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104}
-    return sorted(w for w in ws if lo <= w < hi)
-
-
-def row_counts(op, sms):
-    if op == 'norm': return (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1)
-    return (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099)
-
-
 def run(op, dtypes, lo, hi):
     from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
     from flashinfer_nb.activation import silu_and_mul, gelu_and_mul
@@ -39,7 +26,8 @@ def run(op, dtypes, lo, hi):
            {'silu_and_mul': lambda x, r, w: silu_and_mul(x, out=torch.empty(*x.shape[:-1], x.shape[-1] // 2,
                                                                          device='cuda', dtype=x.dtype)),
             'gelu_and_mul': lambda x, r, w: gelu_and_mul(x)})
-    ws = widths(op, lo, hi)
+    from flashinfer_nb.op_cases import launch_sweep_shapes   # the tests' lists (nbs/96_op_cases.ipynb)
+    shapes = launch_sweep_shapes(op, sms, lo, hi)
     for dtype in dtypes:
         dt = getattr(torch, dtype)
         for name, fn in ops.items():
@@ -48,14 +36,13 @@ def run(op, dtypes, lo, hi):
             torch.cuda.synchronize()
             print(f'@@ begin {name}:{dtype}', flush=True)
             n, t0 = 0, time.time()
-            for d in ws:
+            w = None
+            for rows, d in shapes:
                 cols = 2 * d if op == 'gated' else d
-                w = torch.randn(d, device='cuda', dtype=dt)
-                for rows in row_counts(op, sms):
-                    if rows * d > 1 << 22: continue            # as the tests: the sweep stays bounded
-                    x = torch.randn(rows, cols, device='cuda', dtype=dt)
-                    r = torch.randn(rows, cols, device='cuda', dtype=dt) if op == 'norm' else None
-                    fn(x, r, w); n += 1
+                if w is None or w.numel() != d: w = torch.randn(d, device='cuda', dtype=dt)
+                x = torch.randn(rows, cols, device='cuda', dtype=dt)
+                r = torch.randn(rows, cols, device='cuda', dtype=dt) if op == 'norm' else None
+                fn(x, r, w); n += 1
             torch.cuda.synchronize()
             print(f'@@ end {name}:{dtype} {n}', flush=True)
             print(f'# {name} {dtype} widths {lo}-{hi}: {n} calls, {time.time() - t0:.0f} s', file=sys.stderr, flush=True)
