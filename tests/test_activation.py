@@ -379,8 +379,10 @@ def test_act_rows_past_one_grid_dimension():
     "Rows go on grid.y (<= 65535) and grid.z, split evenly over the slabs; the last slab's last rows (at most z - 1) have none."
     import flashinfer_nb.activation as A
     m = A.get_act_and_mul_module('silu')
-    # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs
-    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21), (4 * 65535 + 5, 512, 0)]:
+    # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs; 2880: 2 blocks
+    # of 180 threads a row (session 41's exact split) in the tested kernel, which the second slab needs
+    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21), (4 * 65535 + 5, 512, 0),
+                          (65535 + 3, 2880, 0)]:
         x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.float16)
         o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=torch.float16)   # a row past the end stays NaN
         if hint: m.silu_and_mul_hint(o[:rows], x, False, hint)
