@@ -277,9 +277,10 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // prime; 1540: 385) is one block of exactly its vectors. H200, lib_ab, silu and gelu, both dtypes, bits unchanged
   // (NVIDIA_H200_lib_ab_exact_split_s41.txt): 1-256 rows x 2052, 2880, 3000, 4100, 5000, 7170 +0.3 to +6 % (silu
   // 256 x 2052 fp16 5.11 -> 4.96 us), 1540 and 2056 (one block) +0.5 to +4 %; 4096 (exact already) and 3084 (771 = 3 x
-  // 257: neither) unchanged. Past decode, 600-8000 rows x 2056-5000: silu -0.6 to +2.2 %, gelu -1.4 to +13 % (8000 x
-  // 2880 bf16 42.8 -> 37.8 us, silu's time). One block of more than 512 threads lost at 1-32 rows (1 x 8192 -8 to -14 %,
-  // session 41's first try), so not past 2 blocks' vectors.
+  // 257: neither) unchanged. Past decode, 600-32768 rows x 2056-18944: silu -0.7 to +2.2 % (18944: 16 blocks of 148,
+  // -0.3 to -0.7 %), gelu -1.4 to +15 % (8192 x 2880 bf16 43.8 -> 38.7 us, silu's time: 7 % fewer instructions, and
+  // GELU is near the issue limit; Nsight Compute, NVIDIA_H200_ncu_gelu_exact_split_s41.txt). One block of more than 512
+  // threads lost at 1-32 rows (1 x 8192 -8 to -14 %, session 41's first try), so not past 2 blocks' vectors.
   bool exact_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     for (int64_t b = blocks; b <= 2 * blocks && work / b >= 64; ++b)
