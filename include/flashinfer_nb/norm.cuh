@@ -306,10 +306,10 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // +0.3 to +3.1 %, at 2000-4500 rows 4100 and 5004 -3.1 to -0.1 % (9220-14340 +0.2 to +2.7 %), at 300-1000 -7 to +2
   // % (session 37): so only from 48 x the SMs. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to -15 %
   // past decode at 2050-12802, session 37). Rows of 2048 elements or fewer (not measured; short ones share blocks) and
-  // of more than 4096 chunks (d > 32760) keep the vector kernels.
+  // wider than the peeled kernel takes (kPeelMaxD) keep the vector kernels.
   if constexpr (kFused && (kVec == 2 || kVec == 4) && sizeof(T) == 2) {
     const int64_t from = (kVec == 2 ? 2 : 48) * sm64;
-    if (vpt_hint == 0 && sms > 0 && p.rows > from && p.d > 2048 && p.d <= 32760 && peel_ok<T, kFused>(p))
+    if (vpt_hint == 0 && sms > 0 && p.rows > from && p.d > 2048 && p.d <= kPeelMaxD && peel_ok<T, kFused>(p))
       return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
   }
   const int nvec = p.d / kVec;

@@ -231,8 +231,11 @@ bool peel_ok(const NormParams& p) {
 // Not where it lost: 8191 (1025 chunks, 4 a thread) -15 % at 300-528 rows, 97-225 -4 to -8 % and 2033 (255 chunks) -3
 // to -5 % at 1500-2112. Past that 4 chunks a thread (more where a 512-thread block needs them) and the weight read
 // after the reduction. vpt_hint (tuning only): 1-8 forces the chunks a thread, 100 + v the early weight, 200 + v the
-// late one. sms: the SM count as dispatch read it (0: unknown, no decode rule). Rows of more than 4096 chunks (d >
-// 32760): cudaErrorInvalidValue.
+// late one. sms: the SM count as dispatch read it (0: unknown, no decode rule). Rows of more than 8 chunks a thread
+// in kMaxBlock threads (d > kPeelMaxD): cudaErrorInvalidValue.
+// The widest row it takes: (d + 7) / 8 + 1 chunks <= 8 x kMaxBlock, so d <= 8 (8 kMaxBlock - 1) = 32760.
+constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
+
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
