@@ -794,6 +794,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                         'flashinfer_nb.op_cases._relayout': ('op_cases.html#_relayout', 'flashinfer_nb/op_cases.py'),
                                         'flashinfer_nb.op_cases._rms': ('op_cases.html#_rms', 'flashinfer_nb/op_cases.py'),
                                         'flashinfer_nb.op_cases._scale_case': ('op_cases.html#_scale_case', 'flashinfer_nb/op_cases.py'),
+                                        'flashinfer_nb.op_cases._sweep_family': ( 'op_cases.html#_sweep_family',
+                                                                                  'flashinfer_nb/op_cases.py'),
                                         'flashinfer_nb.op_cases._tensors': ('op_cases.html#_tensors', 'flashinfer_nb/op_cases.py'),
                                         'flashinfer_nb.op_cases.bad_inputs': ('op_cases.html#bad_inputs', 'flashinfer_nb/op_cases.py'),
                                         'flashinfer_nb.op_cases.check_call': ('op_cases.html#check_call', 'flashinfer_nb/op_cases.py'),

@@ -278,19 +278,20 @@ def main(argv=None):
 # %% ../nbs/96_op_cases.ipynb #sweeps-code
 SWEEP_MAX_ELEMENTS = 1 << 22   # rows x width a call: the sweeps stay at seconds (minutes under memcheck)
 
+def _sweep_family(family: str) -> str:
+    if family not in ('norm', 'gated'): raise ValueError(f"launch sweep family must be 'norm' or 'gated', got {family!r}")
+    return family
+
 def launch_sweep_widths(family: str) -> list[int]:
     "The widths of a launch-rule sweep: `'norm'` (the hidden size) or `'gated'` (the output width d)."
-    if family == 'norm':
+    if _sweep_family(family) == 'norm':
         return sorted(set(range(1, 300)) | set(range(300, 9000, 11)) | {512, 1024, 1025, 4096, 4097, 8192, 8200})
-    if family == 'gated':
-        return sorted(set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104})
-    raise ValueError(f"launch sweep family must be 'norm' or 'gated', got {family!r}")
+    return sorted(set(range(1, 300)) | set(range(300, 6000, 7)) | {2049, 2056, 2240, 2290, 2296, 2297, 4096, 4104})
 
 def launch_sweep_rows(family: str, sms: int) -> tuple[int, ...]:
     "The row counts of a launch-rule sweep on a GPU of `sms` SMs: decode, one wave, the mid ranges and past them."
     if not isinstance(sms, int) or sms < 1: raise ValueError(f"sms must be a positive int, got {sms!r}")
-    launch_sweep_widths(family)   # the family's check
-    if family == 'norm': return (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1)
+    if _sweep_family(family) == 'norm': return (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 20 * sms + 1)
     return (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 7 * sms + 1, 8 * sms + 1, 4099)
 
 def launch_sweep_shapes(family: str, sms: int, lo: int = 1, hi: int | None = None) -> list[tuple[int, int]]:
