@@ -205,12 +205,26 @@ def _check_norms_in_guards(w, rows, pad):
     rmsnorm(x, w, 1e-6, out=buf[:rows, :d])
     assert_close_rel(buf[:rows, :d], ref_rmsnorm(x, w, 1e-6), dtype)
     assert _untouched(buf, rows, d), ('rmsnorm', rows, d)
+    _check_fused_in_guards(w, x, r, pad)
+
+def _check_fused_in_guards(w, x, r, pad, o=0):
+    "fused_add_rmsnorm on x and the residual o elements into guarded rows of d + pad: right values, nothing written beside."
+    rows, d, dtype = x.shape[0], w.numel(), w.dtype
     bx, br = _guarded(rows, d, dtype, pad), _guarded(rows, d, dtype, pad)
-    bx[:rows, :d], br[:rows, :d] = x, r
-    fused_add_rmsnorm(bx[:rows, :d], br[:rows, :d], w, 1e-6)
-    assert torch.equal(br[:rows, :d], r + x), ('fused_add_rmsnorm residual', rows, d)
-    assert_close_rel(bx[:rows, :d], ref_rmsnorm(r + x, w, 1e-6), dtype)
-    assert _untouched(bx, rows, d) and _untouched(br, rows, d), ('fused_add_rmsnorm', rows, d)
+    bx[:rows, o:o + d], br[:rows, o:o + d] = x, r
+    fused_add_rmsnorm(bx[:rows, o:o + d], br[:rows, o:o + d], w, 1e-6)
+    assert torch.equal(br[:rows, o:o + d], r + x), ('fused_add_rmsnorm residual', rows, d, o)
+    assert_close_rel(bx[:rows, o:o + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
+    assert _untouched(bx, rows, d, o) and _untouched(br, rows, d, o), ('fused_add_rmsnorm', rows, d, o)
+
+def _check_fused_residual_offset(w, x, r, pad, o):
+    "fused_add_rmsnorm with x contiguous and the residual o elements into guarded rows (x and the residual at different offsets)."
+    rows, d, dtype = x.shape[0], w.numel(), w.dtype
+    x2, rb = x.clone(), _guarded(rows, d, dtype, pad)
+    rb[:rows, o:o + d] = r
+    fused_add_rmsnorm(x2, rb[:rows, o:o + d], w, 1e-6)
+    assert torch.equal(rb[:rows, o:o + d], r + x) and _untouched(rb, rows, d, o), ('fused_add_rmsnorm residual', rows, d, o)
+    assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
 
 # issue 19, session 31: a row that fills its block's threads exactly (d / 8 = threads x vectors a thread) takes the
 # exact-fit kernel, which tests no vector index; rows a vector short or over take the tested one. Every row written (the
@@ -313,12 +327,7 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         rmsnorm(xb[:rows, o:o + d], w, 1e-6, out=buf[:rows, o:o + d])
         assert_close_rel(buf[:rows, o:o + d], ref_rmsnorm(x, w, 1e-6), dtype)
         assert untouched(buf, rows, o), ('rmsnorm', rows, o)
-        bx, br = guarded(rows), guarded(rows)
-        bx[:rows, o:o + d], br[:rows, o:o + d] = x, r
-        fused_add_rmsnorm(bx[:rows, o:o + d], br[:rows, o:o + d], w, 1e-6)
-        assert torch.equal(br[:rows, o:o + d], r + x)
-        assert_close_rel(bx[:rows, o:o + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
-        assert untouched(bx, rows, o) and untouched(br, rows, o), ('fused_add_rmsnorm', rows, o)
+        _check_fused_in_guards(w, x, r, 24, o)
     # x and out (x and the residual) at different offsets: the single-element kernel, the same results
     if d <= 16384:
         x, r = torch.randn(300, d, device='cuda', dtype=dtype), torch.randn(300, d, device='cuda', dtype=dtype)
@@ -326,11 +335,7 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
         rmsnorm(x, w, 1e-6, out=buf[:300, 1:1 + d])
         assert_close_rel(buf[:300, 1:1 + d], ref_rmsnorm(x, w, 1e-6), dtype)
         assert untouched(buf, 300, 1)
-        x2, rb = x.clone(), guarded(300)
-        rb[:300, 2:2 + d] = r
-        fused_add_rmsnorm(x2, rb[:300, 2:2 + d], w, 1e-6)
-        assert torch.equal(rb[:300, 2:2 + d], r + x) and untouched(rb, 300, 2)
-        assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
+        _check_fused_residual_offset(w, x, r, 24, 2)
 
 # issue 19, session 41: the fused op's 16-bit rows of 2-element vectors past decode take the peeled kernel too (widths a
 # multiple of 2 but not 4, and views 2 or 6 elements off, so every row offset 0, 2, 4, 6 in turn), and rows of 4-element
@@ -347,18 +352,10 @@ def test_norm_fused_pairs_peeled_past_decode(d, dtype):
                     (48 * sms + 1, 4), (48 * sms + 7, 0)):
         if rows * d > 1 << 26: continue
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
-        bx, br = _guarded(rows, d, dtype, 24), _guarded(rows, d, dtype, 24)
-        bx[:rows, o:o + d], br[:rows, o:o + d] = x, r
-        fused_add_rmsnorm(bx[:rows, o:o + d], br[:rows, o:o + d], w, 1e-6)
-        assert torch.equal(br[:rows, o:o + d], r + x), (rows, o)
-        assert_close_rel(bx[:rows, o:o + d], ref_rmsnorm(r + x, w, 1e-6), dtype)
-        assert _untouched(bx, rows, d, o) and _untouched(br, rows, d, o), (rows, o, 'wrote outside its rows')
+        _check_fused_in_guards(w, x, r, 24, o)
     rows = 2 * sms + 5                                        # x at offset 0, the residual at 2: not the peeled kernel
-    x, rb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 24)
-    r = torch.randn(rows, d, device='cuda', dtype=dtype); rb[:rows, 2:2 + d] = r
-    x2 = x.clone(); fused_add_rmsnorm(x2, rb[:rows, 2:2 + d], w, 1e-6)
-    assert torch.equal(rb[:rows, 2:2 + d], r + x) and _untouched(rb, rows, d, 2)
-    assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6), dtype)
+    x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+    _check_fused_residual_offset(w, x, r, 24, 2)
 
 # 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8; the
 # early weight would need 8, which has no kernel
