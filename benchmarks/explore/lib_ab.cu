@@ -41,11 +41,12 @@ int main(int argc, char** argv) {
   cudaMemcpy(r, r0, maxe * 2, cudaMemcpyDeviceToDevice);
   cudaMemcpy(w, h.data(), std::min<size_t>(maxe, 32768) * 2, cudaMemcpyHostToDevice);
   const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "gelu_and_mul"};
+  const char* keys[] = {"rms", "fused", "silu", "gelu"};  // OPS' names for them
   for (int fp16 = 0; fp16 < 2; ++fp16)
     for (int op = 0; op < 4; ++op)
       for (int D : hiddens)
         for (int R : rows) {
-          if (ops.find(std::string(",") + (op == 0 ? "rms" : op == 1 ? "fused" : op == 2 ? "silu" : "gelu") + ",") == std::string::npos ||
+          if (ops.find(std::string(",") + keys[op] + ",") == std::string::npos ||
               (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
           const bool fused = op == 1;
           auto go = [=](LibEntry* fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
