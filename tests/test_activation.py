@@ -379,10 +379,12 @@ def test_act_rows_past_one_grid_dimension():
     "Rows go on grid.y (<= 65535) and grid.z, split evenly over the slabs; the last slab's last rows (at most z - 1) have none."
     import flashinfer_nb.activation as A
     m = A.get_act_and_mul_module('silu')
-    # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs; 2880: 2 blocks
-    # of 180 threads a row (session 41's exact split) in the tested kernel, which the second slab needs
+    # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs. Rows the blocks
+    # cover exactly take the exact kernel (session 42): one-block rows with the rows on grid.x (1536: 192 threads), the
+    # others on the slabs (2880: 2 blocks of 180 threads, session 41's split; 4096: 2 of 256), at rows that fill the
+    # slabs (65538) and rows that leave the last slab's last rows empty (65537: one)
     for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21), (4 * 65535 + 5, 512, 0),
-                          (65535 + 3, 2880, 0)]:
+                          (65535 + 3, 2880, 0), (65535 + 2, 2880, 0), (65535 + 3, 4096, 0), (3 * 65535 + 1, 1536, 0)]:
         x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.float16)
         o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=torch.float16)   # a row past the end stays NaN
         if hint: m.silu_and_mul_hint(o[:rows], x, False, hint)

@@ -43,57 +43,79 @@ constexpr int kThreads = 256;
 // FlashInfer's time at 8192 x 7170 bf16 (kPer = 4 here). At decode batches (rows <= 2 x the SMs) kPer = 1:
 // more, shorter threads finish the latency-bound launch sooner. Short blocks keep the block scheduler feeding
 // every SM to the end (the lesson from scale, NOTES.md).
-// kExact: one grid.z slab and the row's blocks cover its vectors exactly (blocks x threads == d / kVec, one vector a
-// thread), so the kernel tests neither the row nor the vector index and makes one pass. Those tests sat on the chain
-// before the first load: two constant loads, compares and exits, and the pointers' constant loads only after them (the
-// first LDG was the 44th instruction, now the 22nd). H100, one process, bits unchanged: 1.1-3.1 % faster at 1-256
-// rows x 4096, 8960 and 14336, 0.2-0.8 % at 2048 rows; 18944 (2368 vectors, 10 blocks of 256) has no exact fit
-// (NVIDIA_H100_lib_ab_exact_s31.txt).
+// kExact: one grid.z slab (kSlabs: see there) and the row's blocks cover its vectors exactly (blocks x threads ==
+// d / kVec, one vector a thread), so the kernel tests neither the row nor the vector index and makes one pass. Those
+// tests sat on the chain before the first load: two constant loads, compares and exits, and the pointers' constant
+// loads only after them (the first LDG was the 44th instruction, now the 22nd). H100, one process, bits unchanged:
+// 1.1-3.1 % faster at 1-256 rows x 4096, 8960 and 14336, 0.2-0.8 % at 2048 rows; 18944 (2368 vectors, 10 blocks of
+// 256) has no exact fit (NVIDIA_H100_lib_ab_exact_s31.txt).
 // kPacked: rows of one block's width or less past decode, blockDim.y of them a block (blockDim.x threads a row, a power
 // of two up to 32 or whole warps, so a warp holds whole rows); see the launcher.
 // kBound: the launch bound, 2 kThreads for the one-block decode rows of 257-512 vectors (see the launcher).
-template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false, int kBound = kThreads>
+// kSlabs (with kExact): more rows than grid.y holds (65535). Rows of one block go on grid.x (2^31 - 1), the block
+// the row, as FlashInfer lays them out; rows of more on grid.z slabs of grid.y rows (row = z x grid.y + y), the last
+// slab's last rows past the end (a test uniform for the block). Until session 42 both took the tested kernel on the
+// slabs, and GELU ran 11-17 % slower there than at its own rate at 65535 rows, where SiLU kept the copy's (65536 x
+// 4096 bf16: GELU 413 us, SiLU 371; at 65535 rows both 371). H200, lib_ab, SiLU and GELU, both dtypes, bits unchanged
+// (NVIDIA_H200_lib_ab_slabs_s42.txt), 65536-131072 rows: this GELU +5 to +6 % on one-block rows (1536, 2048), +2.4 to
+// +4.7 % on the others; SiLU +-0.2 %. Faster still for GELU but not taken, as each cost SiLU, at the copy's time there
+// and level with FlashInfer: one launch a slab (GELU +8 to +16 %, SiLU -0.2 to -2.6 %, the gaps between launches);
+// a 2D grid whose block y takes rows y, y + grid.y, ... (GELU +7 to +14 %, SiLU -0.2 to -1.2 %).
+template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false,
+          int kBound = kThreads, bool kSlabs = false>
 __global__ void __launch_bounds__(kBound)
     ActAndMulKernel(const T* __restrict__ in, int64_t in_stride, T* __restrict__ out, int64_t out_stride,
                     int d, int64_t rows) {
   using V = VecN<T, kVec>;
   const int nvec = d / kVec;
   auto in_row = [nvec](int i) { return kExact || i < nvec; };
-  const int64_t slab_row = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
-  const int64_t r = kExact    ? static_cast<int64_t>(blockIdx.y)
-                    : kPacked ? slab_row * blockDim.y + threadIdx.y
-                              : slab_row;
-  if (!kExact && r >= rows) return;  // only past 65535 rows: the last grid.z slab's last gz - 1 rows at most
-  const int chunk = static_cast<int>(blockIdx.x);
-  const T* row = in + r * in_stride;
-  const V* pa = reinterpret_cast<const V*>(row);
-  const V* pb = reinterpret_cast<const V*>(row + d);
-  V* po = reinterpret_cast<V*>(out + r * out_stride);
-  const int span = gridDim.x * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
-  pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
-  // One pass, except where the launcher folded a near-empty last block into the row's others: then the first
-  // threads take the few vectors left in a second pass.
-  for (int base = chunk * blockDim.x * kPer + threadIdx.x; in_row(base); base += span) {
-    V a[kPer], b[kPer];
+  auto one_row = [&](int64_t r) {
+    const int chunk = kSlabs && gridDim.y == 1 ? 0 : static_cast<int>(blockIdx.x);  // kSlabs: see below
+    const T* row = in + r * in_stride;
+    const V* pa = reinterpret_cast<const V*>(row);
+    const V* pb = reinterpret_cast<const V*>(row + d);
+    V* po = reinterpret_cast<V*>(out + r * out_stride);
+    const int span = gridDim.x * blockDim.x * kPer;  // vectors one pass of the row's blocks covers
+    pdl_wait();  // PDL: read the input (and write out) only once the kernel before has finished
+    // One pass, except where the launcher folded a near-empty last block into the row's others: then the first
+    // threads take the few vectors left in a second pass.
+    for (int base = chunk * blockDim.x * kPer + threadIdx.x; in_row(base); base += span) {
+      V a[kPer], b[kPer];
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-      const int i = base + k * blockDim.x;
-      if (in_row(i)) {
-        a[k] = pa[i];
-        b[k] = pb[i];
+      for (int k = 0; k < kPer; ++k) {
+        const int i = base + k * blockDim.x;
+        if (in_row(i)) {
+          a[k] = pa[i];
+          b[k] = pb[i];
+        }
       }
-    }
-    pdl_launch_dependents();  // PDL: the next kernel's blocks may launch (and wait) while these loads land
+      pdl_launch_dependents();  // PDL: the next kernel's blocks may launch (and wait) while these loads land
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-      const int i = base + k * blockDim.x;
-      if (in_row(i)) {
-        V o;
-        convert_pairs(o, [&](int j) { return Act::apply(to_float(a[k].data[j])) * to_float(b[k].data[j]); });
-        po[i] = o;
+      for (int k = 0; k < kPer; ++k) {
+        const int i = base + k * blockDim.x;
+        if (in_row(i)) {
+          V o;
+          convert_pairs(o, [&](int j) { return Act::apply(to_float(a[k].data[j])) * to_float(b[k].data[j]); });
+          po[i] = o;
+        }
       }
+      if constexpr (kExact) break;  // one pass: the row's blocks cover it exactly
     }
-    if constexpr (kExact) break;  // one pass: the row's blocks cover it exactly
+  };
+  if constexpr (kSlabs) {
+    if (gridDim.y == 1) {  // one block a row: the row is the block (grid.x = rows)
+      one_row(blockIdx.x);
+    } else {  // grid.z slabs of grid.y rows; the last slab's last rows (gz - 1 at most) are past the end
+      const int64_t r = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+      if (r < rows) one_row(r);
+    }
+  } else {
+    const int64_t slab_row = static_cast<int64_t>(blockIdx.z) * gridDim.y + blockIdx.y;
+    const int64_t r = kExact    ? static_cast<int64_t>(blockIdx.y)
+                      : kPacked ? slab_row * blockDim.y + threadIdx.y
+                                : slab_row;
+    if (!kExact && r >= rows) return;  // only past 65535 rows: the last slab's last gz - 1 rows at most
+    one_row(r);
   }
 }
 
@@ -341,20 +363,25 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // decode_configs.py, NVIDIA_H200_decode_configs_odd_mid_s40.txt).
   if (hint == 0 && per == 1 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
   const dim3 grid = grid_of(blocks, ceil_div(rows, static_cast<int64_t>(rows_per_block)));
-  const bool exact =
-      per == 1 && grid.z == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
+  const bool exact = per == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
     if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec, false, true>, grid,
                            dim3(threads, rows_per_block), stream, pdl, in, in_stride, out, out_stride, d, rows);
     if (threads > kThreads)  // a decode row of 257-512 vectors in one block (exact: decode rows are one grid slab)
-      return exact ? launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads>, grid, dim3(threads),
-                                   stream, pdl, in, in_stride, out, out_stride, d, rows)
-                   : cudaErrorInvalidValue;
-    if (exact)
+      return exact && grid.z == 1
+                 ? launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads>, grid, dim3(threads),
+                                 stream, pdl, in, in_stride, out, out_stride, d, rows)
+                 : cudaErrorInvalidValue;
+    if (exact && grid.z == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
                            out, out_stride, d, rows);
+    if constexpr (kVec == kMaxVec)  // past 65535 rows (one vector a thread there: the widest vector), see kSlabs
+      if (exact)
+        return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, kThreads, true>,
+                             grid.x == 1 ? dim3(static_cast<unsigned>(rows)) : grid, dim3(threads), stream, pdl, in,
+                             in_stride, out, out_stride, d, rows);
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
                            out_stride, d, rows);
