@@ -60,7 +60,7 @@ constexpr int kThreads = 256;
 // (NVIDIA_H200_lib_ab_slabs_s42.txt), 65536-131072 rows: this GELU +5 to +6 % on one-block rows (1536, 2048), +2.4 to
 // +4.7 % on the others; SiLU +-0.2 %. Faster still for GELU but not taken, as each cost SiLU, at the copy's time there
 // and level with FlashInfer: one launch a slab (GELU +8 to +16 %, SiLU -0.2 to -2.6 %, the gaps between launches);
-// a 2D grid whose block y takes rows y, y + grid.y, ... (GELU +7 to +14 %, SiLU -0.2 to -1.2 %).
+// a 2D grid whose block y takes rows y, y + grid.y, ... (GELU +7 to +14 %, SiLU 0 to -1.2 %).
 template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false,
           int kBound = kThreads, bool kSlabs = false>
 __global__ void __launch_bounds__(kBound)
