@@ -382,14 +382,19 @@ def test_act_rows_past_one_grid_dimension():
     # hint 21: 2 blocks a row; 512 wide: 4 rows a block (session 38), 65537 blocks of rows on two slabs. Rows the blocks
     # cover exactly take the exact kernel (session 42): one-block rows with the rows on grid.x (1536: 192 threads), the
     # others on the slabs (2880: 2 blocks of 180 threads, session 41's split; 4096: 2 of 256), at rows that fill the
-    # slabs (65538) and rows that leave the last slab's last rows empty (65537: one)
-    for rows, d, hint in [(65535 + 70, 520, 0), (2 * 65535 + 1, 64, 0), (65535 + 3, 520, 21), (4 * 65535 + 5, 512, 0),
-                          (65535 + 3, 2880, 0), (65535 + 2, 2880, 0), (65535 + 3, 4096, 0), (3 * 65535 + 1, 1536, 0)]:
-        x = torch.randn(rows, 2 * d, device='cuda', dtype=torch.float16)
-        o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=torch.float16)   # a row past the end stays NaN
+    # slabs (65538) and rows that leave the last slab's last rows empty (65537: one); bf16, and fp32's 4-element vectors
+    # (1024: one block of 256; 2048: two)
+    f16, bf16, f32 = torch.float16, torch.bfloat16, torch.float32
+    tol = {f16: (1e-3, 1e-3), bf16: (1.6e-2, 1e-2), f32: (1e-5, 1e-5)}
+    for rows, d, hint, dt in [(65535 + 70, 520, 0, f16), (2 * 65535 + 1, 64, 0, f16), (65535 + 3, 520, 21, f16),
+                              (4 * 65535 + 5, 512, 0, f16), (65535 + 3, 2880, 0, f16), (65535 + 2, 2880, 0, f16),
+                              (65535 + 3, 4096, 0, f16), (3 * 65535 + 1, 1536, 0, f16), (65535 + 2, 4096, 0, bf16),
+                              (65535 + 2, 1024, 0, f32), (65535 + 2, 2048, 0, f32)]:
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+        o = torch.full((rows + 1, d), float('nan'), device='cuda', dtype=dt)   # a row past the end stays NaN
         if hint: m.silu_and_mul_hint(o[:rows], x, False, hint)
         else: A.silu_and_mul(x, out=o[:rows])
-        torch.testing.assert_close(o[:rows], A.silu_and_mul_reference(x), rtol=1e-3, atol=1e-3)
+        torch.testing.assert_close(o[:rows], A.silu_and_mul_reference(x), rtol=tol[dt][0], atol=tol[dt][1])
         assert o[rows].isnan().all()
 
 @pytest.mark.cuda
