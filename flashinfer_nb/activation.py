@@ -251,7 +251,7 @@ ACT_HINT_CHOICES = (0, 21, 22, 41, 42, 81, 82, 83)   # 0: the rule; 10 * (thread
 def act_hint_valid(hint: int, d: int, dtype) -> bool:
     "Whether the launcher takes launch choice `hint` for rows of `d` outputs (activation_launch.h): the shifted kernel "
     "(`+ 3`) needs more than 8 of the row's 16-byte vectors for its head and tail; the others run at every width."
-    return hint % 10 != 3 or d > 8 * (16 // torch.empty(0, dtype=dtype).element_size())
+    return hint % 10 != 3 or d > 8 * (16 // dtype.itemsize)
 
 _act_applied: dict = {}                          # activation -> the database generation its table was filled from
 
