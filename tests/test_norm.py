@@ -342,20 +342,29 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
 # vectors from 48 x the SMs (a multiple of 4 but not 8: 4100, 9220; offsets 0 and 4). x and the residual written in
 # place between poisoned guard columns above a guard row; rows of 2048 or fewer (2, 6, 4) or past 32760 (32762, 32766,
 # 32764) and x and the residual at different offsets keep the vector kernels; decode rows (1, 2 x the SMs) as before.
+# Session 43: past 4 x the SMs, rows of up to 16384 take the pieces kernel instead (whole chunks, the head and tail as
+# words, slots from the row's 128-byte line), 4-element rows under 4096 (3076) from 48 x the SMs: row counts on both
+# sides of 4 x, widths on both sides of 16384 (16380 and 16382 in it, 16386 not), rows that fill the block exactly
+# (4100 at offset 0 or 4: 512 whole chunks) or not (offset 2 or 6, 9220 at 2), and the residual 8 elements further
+# into its rows than x (the same 16-byte offset, other 128-byte line offsets).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 32758, 32762, 32766, 4, 4100, 9220, 32764])
+@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 16386, 32758, 32762, 32766, 4, 3076, 4100, 9220,
+                               16380, 32764])
 def test_norm_fused_pairs_peeled_past_decode(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (1000, 6), (4099, 4), (48 * sms, 0),
-                    (48 * sms + 1, 4), (48 * sms + 7, 0)):
+    for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (4 * sms, 4), (4 * sms + 1, 2),
+                    (4 * sms + 2, 0), (1000, 6), (4099, 4), (48 * sms, 0), (48 * sms + 1, 4), (48 * sms + 7, 0)):
         if rows * d > 1 << 26: continue
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         _check_fused_in_guards(w, x, r, 24, o)
     rows = 2 * sms + 5                                        # x at offset 0, the residual at 2: not the peeled kernel
     x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
     _check_fused_residual_offset(w, x, r, 24, 2)
+    rows = 4 * sms + 3                                        # the residual at 8: the pieces kernel, x's line offsets
+    x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+    _check_fused_residual_offset(w, x, r, 24, 8)
 
 # 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8; the
 # early weight would need 8, which has no kernel

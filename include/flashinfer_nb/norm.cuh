@@ -307,10 +307,20 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // % (session 37): so only from 48 x the SMs. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to -15 %
   // past decode at 2050-12802, session 37). Rows of 2048 elements or fewer (not measured; short ones share blocks) and
   // wider than the peeled kernel takes (kPeelMaxD) keep the vector kernels.
+  // Session 43: past the one-wave range (4 x the SMs), rows of up to 16384 take the pieces kernel instead (whole chunks
+  // only in the chunk loop, the head and tail as words, line-aligned slots; norm_peeled.cuh). H200, lib_ab, both dtypes
+  // (NVIDIA_H200_lib_ab_pieces_s43.txt, ..._pieces_mid_s43.txt): against the peeled kernel at 600-32768 rows x
+  // 2050-16382 +0.5 to +21 % (8192 x 4100 bf16 72.5 -> 70.1 us; 1000 x 4098 +21 %), no case slower; against the 8-byte
+  // kernel at 600-6000 rows x 4100-15364 -1.2 to +15 % (5004 at 1000 rows the loss), so 4-element rows of 4096+ from 4 x
+  // the SMs; at 2052 -4.4 to +13 % (600-3000 rows mixed), so the shorter ones from 48 x as before. In the one-wave range
+  // the peeled kernel's decode choice stays (the pieces kernel's 4 chunks a thread there: 300 x 2050 -14 %).
   if constexpr (kFused && (kVec == 2 || kVec == 4) && sizeof(T) == 2) {
     const int64_t from = (kVec == 2 ? 2 : 48) * sm64;
-    if (vpt_hint == 0 && sms > 0 && p.rows > from && p.d > 2048 && p.d <= kPeelMaxD && peel_ok<T, kFused>(p))
-      return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
+    if (vpt_hint == 0 && sms > 0 && p.d > 2048 && p.d <= kPeelMaxD && peel_ok<T, kFused>(p)) {
+      if (p.d <= kPiecesMaxD && p.rows > 4 * sm64 && (p.rows > from || p.d >= 4096))
+        return dispatch_pieces<T>(p, sms, stream);
+      if (p.rows > from) return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
+    }
   }
   const int nvec = p.d / kVec;
   const int weight_hint = vpt_hint >= 200 ? kBatched : vpt_hint >= 100 ? kEarly : -1;  // tuning only

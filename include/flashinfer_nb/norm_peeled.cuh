@@ -209,6 +209,148 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   }
 }
 
+// The fused op's 16-bit rows on 4-byte but not 16-byte boundaries past decode (a width a multiple of 2 or 4 but not 8,
+// or a view off a 16-byte boundary; session 43): the row's first element a = 0, 2, 4 or 6 elements into its chunk. The
+// row is a head piece (its first (8 - a) % 8 elements), m whole chunks, and a tail piece (the last (d - head) % 8):
+// - Every whole chunk is one 16-byte load and store, with no test of where it falls (kFit: every thread's 4 chunks in
+//   the row, m = 4 x blockDim for every row) or only `slot < m`. The blocks need ceil(m / 4) threads, not the peeled
+//   kernel's ceil((m + 2) / 4) (4100: 128, where its partial chunks made 160), and no element-by-element path sits in
+//   the chunk loop.
+// - The pieces (0-6 elements each) are words of two elements, one a thread, taken by the block's last threads
+//   alongside their chunks, the word's weight read with it. (First version: the last thread took every word, their
+//   weights after its chunks' -- two more round trips on the last warp's chain, which the block waits for: 9220-16382
+//   0.4-0.5 % slower than the peeled kernel at 16384-32768 rows, 2050 -1.6 % at 8192.)
+// - The slots are line-aligned: slot f = lane + k x blockDim takes chunk f - s, s = the first whole chunk's 16-byte steps
+//   past its 128-byte line, and the first s slots the row's last s chunks, so every warp's 512 bytes but one cover 4
+//   lines, not 5 (the rows of 4100 start 8 bytes further along a line each). At 8192 rows the same rows at a
+//   128-byte-aligned stride had run 0.8-2.2 % faster (NVIDIA_H200_row_alignment_pieces_s43.txt); with the slots, H200,
+//   lib_ab, both dtypes: +0.5 to +2.9 % over the unaligned kernel at 8192-32768 rows x 2050-16382.
+// - The chunks' weights are read late (after the reduction; the first blocks prefetch them into L2): chunk c's 8 start
+//   head + 8c elements in, read as 16-, 8- or 4-byte loads as that offset allows (uniform over the block), never past
+//   the weight's end.
+// Against the peeled kernel (H200, lib_ab, NVIDIA_H200_lib_ab_pieces_s43.txt): +0.5 to +21 % at 600-32768 rows x
+// 2050-16382, none slower; 8192 x 4100 bf16 72.5 -> 70.1 us, 8192 x 14340 238.4 -> 234.8. The sums split differently,
+// so a few outputs in 10^5 round the other way (an ulp).
+template <typename T, bool kFit>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
+  static_assert(sizeof(T) == 2, "16-bit types");
+  constexpr int kVPT = 4;
+  using V = VecN<T, 8>;
+  using W = VecN<T, 2>;
+  const int lane = threadIdx.x, group = blockDim.x;
+  const int64_t row = blockIdx.x;
+  const int d = p.d;
+  T* xrow = const_cast<T*>(static_cast<const T*>(p.input)) + row * p.in_stride;
+  T* rrow = static_cast<T*>(p.residual) + row * p.res_stride;
+  T* orow = static_cast<T*>(p.out) + row * p.out_stride;
+  const T* wt = static_cast<const T*>(p.weight);
+  const int head = static_cast<int>((16 - reinterpret_cast<uintptr_t>(xrow) % 16) % 16 / sizeof(T));  // 0, 2, 4, 6
+  const int m = (d - head) / 8;           // whole chunks
+  const int tail0 = head + 8 * m;          // the tail piece: [tail0, d)
+  const int nw = (head + d - tail0) / 2;   // piece words (<= 6), head's first
+  const int word = group - 1 - lane;       // this thread's piece word, if < nw
+  const int e = word < head / 2 ? 2 * word : tail0 + 2 * (word - head / 2);  // its element
+  const bool piece = word < nw;
+  const uint4* in = reinterpret_cast<const uint4*>(xrow + head);
+  uint4* res = reinterpret_cast<uint4*>(rrow + head);
+  uint4* out = reinterpret_cast<uint4*>(orow + head);
+  // line-aligned: the flat slot f = lane + k * group takes chunk f - s, s = the first whole chunk's 16-byte steps past
+  // its 128-byte line; the first s slots take the row's last s chunks (valid slots: f < m)
+  const int s = static_cast<int>(reinterpret_cast<uintptr_t>(xrow + head) % 128 / 16);
+  auto slot_ok = [&](int f) { return kFit || f < m; };
+  auto chunk_of = [&](int f, int k) { return k == 0 && f < s ? f - s + m : f - s; };
+  if (blockIdx.x < kPrefetchBlocks) {  // the late weight into L2
+#pragma unroll
+    for (int k = 0; k < kVPT; ++k) {
+      const int c = lane + k * group;
+      if (8 * c < d) asm volatile("prefetch.global.L2 [%0];" ::"l"(reinterpret_cast<const uint4*>(wt) + c));
+    }
+  }
+  pdl_wait();
+  V xv[kVPT], rv[kVPT];
+  W xw, rw, ww;
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int f = lane + k * group, c = chunk_of(f, k);
+    if (slot_ok(f)) {
+      *reinterpret_cast<uint4*>(&xv[k]) = in[c];
+      *reinterpret_cast<uint4*>(&rv[k]) = res[c];
+    }
+  }
+  if (piece) {
+    xw = *reinterpret_cast<const W*>(xrow + e);
+    rw = *reinterpret_cast<const W*>(rrow + e);
+    ww = *reinterpret_cast<const W*>(wt + e);
+  }
+  pdl_launch_dependents();
+
+  float ss = 0.f, ss_odd = 0.f;
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int f = lane + k * group, c = chunk_of(f, k);
+    if (slot_ok(f)) {
+      add_pairs_rn(xv[k], rv[k]);  // residual += x, rounded to T
+      if (!p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) {
+        const float2 v = to_float2(xv[k], j);
+        ss += v.x * v.x;
+        ss_odd += v.y * v.y;
+      }
+    }
+  }
+  if (piece) {
+    add_pairs_rn(xw, rw);
+    *reinterpret_cast<W*>(rrow + e) = xw;
+    const float2 v = to_float2(xw, 0);
+    ss += v.x * v.x;
+    ss_odd += v.y * v.y;
+  }
+  ss += ss_odd;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = sum_warp_partials(ss);
+  const float rstd = rsqrtf(ss * p.inv_d + p.eps);
+
+  // chunk c's weights: elements head + 8c ... + 7 (inside the weight: the chunk is inside the row)
+  auto weights = [&](int c) -> uint4 {
+    const T* q = wt + head + 8 * c;
+    switch (head % 8) {  // the same for every thread of the block
+      case 0: return __ldg(reinterpret_cast<const uint4*>(q));
+      case 4: {
+        const uint2 lo = __ldg(reinterpret_cast<const uint2*>(q)), hi = __ldg(reinterpret_cast<const uint2*>(q) + 1);
+        return make_uint4(lo.x, lo.y, hi.x, hi.y);
+      }
+      default: {
+        const unsigned* u = reinterpret_cast<const unsigned*>(q);
+        return make_uint4(__ldg(u), __ldg(u + 1), __ldg(u + 2), __ldg(u + 3));
+      }
+    }
+  };
+  if (piece) {
+    const float2 xf = to_float2(xw, 0), gf = to_float2(ww, 0);
+    W o;
+    from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[0]);
+    *reinterpret_cast<W*>(orow + e) = o;
+  }
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int f = lane + k * group, c = chunk_of(f, k);
+    if (slot_ok(f)) {
+      const uint4 wu = weights(c);
+      const V& g = *reinterpret_cast<const V*>(&wu);
+      V o;
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) {
+        const float2 xf = to_float2(xv[k], j), gf = to_float2(g, j);
+        from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[j]);
+      }
+      if (p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
+      out[c] = *reinterpret_cast<const uint4*>(&o);
+    }
+  }
+}
+
 // Whether every row of x, the residual and out sits at the same offset in its 16-byte chunk (and the weight on one):
 // the peeled kernel's condition. Strides in elements.
 template <typename T, bool kFused>
@@ -276,6 +418,28 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
       break;
   }
   return cudaErrorInvalidValue;
+}
+
+// The pieces kernel's launch (fused, 16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
+// One row a block, 4 whole chunks a thread: d <= 8 x 4 x kMaxBlock (16384). kFit where every row, whatever its offset
+// in the rows' cycle, has exactly 4 x blockDim whole chunks.
+constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;
+template <typename T>
+cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
+  if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
+  const int threads = static_cast<int>(ceil_div(ceil_div(p.d / 8, 4), 32) * 32);
+  const int e = 16 / static_cast<int>(sizeof(T));
+  const int64_t a0 = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.input) % 16 / sizeof(T));
+  if (a0 % 2 != 0) return cudaErrorInvalidValue;
+  bool fit = true;
+  for (int64_t r = 0; r < std::min<int64_t>(p.rows, e); ++r) {  // the rows' offsets repeat every 8 rows at most
+    const int a = static_cast<int>(((a0 + r * (p.in_stride % e)) % e + e) % e);
+    fit = fit && (p.d - (e - a) % e) / e == 4 * threads;
+  }
+  p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
+  const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(threads));
+  return fit ? launch_kernel(RMSNormPiecesKernel<T, true>, g, b, stream, p.pdl, p)
+             : launch_kernel(RMSNormPiecesKernel<T, false>, g, b, stream, p.pdl, p);
 }
 
 }  // namespace norm_detail
