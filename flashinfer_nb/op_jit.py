@@ -209,8 +209,7 @@ from .aot import register_aot
 ACTIVATIONS: dict[str, str] = {
     'silu': 'return x * flashinfer_nb::sigmoid(x);',
     'gelu': 'return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));',
-    'gelu_tanh': ('const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);\n'
-                  'return x * flashinfer_nb::sigmoid(2.0f * u);'),
+    'gelu_tanh': 'return flashinfer_nb::gelu_tanh(x);',   # x sigmoid(2u), constants folded (activation.cuh)
 }
 
 def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:

@@ -9,7 +9,7 @@
 //     -DLIB_AB_ENTRY=lib_${t%%:*} -o /tmp/ab_${t%%:*}.o benchmarks/explore/lib_ab_tu.cu; done
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ab benchmarks/explore/lib_ab.cu /tmp/ab_a.o /tmp/ab_b.o
 //   /tmp/ab [N [OPS [DTYPES [ROWS [WIDTHS]]]]]   e.g. /tmp/ab 200 rms,fused bf16 32,128,256 1536,4096
-// OPS: a comma list of rms, fused, silu, gelu (default rms,fused); WIDTHS: the norm's hidden size, the gated ops' output
+// OPS: a comma list of rms, fused, silu, gelu, gtanh (default rms,fused); WIDTHS: the norm's hidden size, the gated ops' output
 // width d.
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
 #include "explore.cuh"
@@ -40,10 +40,10 @@ int main(int argc, char** argv) {
   cudaMemcpy(r0, h.data(), maxe * 2, cudaMemcpyHostToDevice);
   cudaMemcpy(r, r0, maxe * 2, cudaMemcpyDeviceToDevice);
   cudaMemcpy(w, h.data(), std::min<size_t>(maxe, 32768) * 2, cudaMemcpyHostToDevice);
-  const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "gelu_and_mul"};
-  const char* keys[] = {"rms", "fused", "silu", "gelu"};  // OPS' names for them
+  const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "gelu_and_mul", "gelu_tanh_and_mul"};
+  const char* keys[] = {"rms", "fused", "silu", "gelu", "gtanh"};  // OPS' names for them
   for (int fp16 = 0; fp16 < 2; ++fp16)
-    for (int op = 0; op < 4; ++op)
+    for (int op = 0; op < 5; ++op)
       for (int D : hiddens)
         for (int R : rows) {
           if (ops.find(std::string(",") + keys[op] + ",") == std::string::npos ||
