@@ -220,7 +220,8 @@ def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinj
 def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None) -> JitSpec:
     """JIT spec of `<act_name>_and_mul`. `act_func_body` is the CUDA body of `float apply(float x)`
     (default: the built-in activation of that name; `flashinfer_nb::sigmoid(x)` from activation.cuh is in scope, the
-    fast sigmoid the built-in SiLU and GELU-tanh use); the rendered source goes to the cache's `generated/`."""
+    fast sigmoid the built-in SiLU uses, and `flashinfer_nb::gelu_tanh(x)`, the built-in GELU-tanh); the rendered source
+    goes to the cache's `generated/`."""
     if not re.fullmatch(r'[a-z_][a-z0-9_]*', act_name): raise ValueError(f"activation name {act_name!r} must be a lower-case C identifier")
     if act_func_body is None:
         if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
