@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   const int lane = threadIdx.x, group = blockDim.x;
   const int64_t row = blockIdx.x;
   const int d = p.d;
-  T* xrow = const_cast<T*>(static_cast<const T*>(p.input)) + row * p.in_stride;
+  const T* xrow = static_cast<const T*>(p.input) + row * p.in_stride;
   T* rrow = static_cast<T*>(p.residual) + row * p.res_stride;
   T* orow = static_cast<T*>(p.out) + row * p.out_stride;
   const T* wt = static_cast<const T*>(p.weight);
