@@ -18,8 +18,8 @@ from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mu
 # %% auto #0
 __all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS', 'ACT_HINT_CHOICES',
            'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
-           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'act_hint_valid', 'apply_tuned_act',
-           'tune_act']
+           'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'act_call_boundary_bench_cases',
+           'act_hint_valid', 'apply_tuned_act', 'tune_act']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -239,6 +239,44 @@ def _step_tolerance(dtype: str) -> dict:
     and 1e-5 absolute, at 256x4096x14336 on an H200: 0.0012 at a value of 0.08)."""
     eps = torch.finfo(getattr(torch, dtype)).eps
     return dict(rtol=2 * eps, atol=2 * eps)
+
+# %% ../nbs/12_activation.ipynb #actcb43
+import argparse
+from .bench import bench_host_time
+
+# The call boundary of the gated ops (issue 19, goal 2), as `call_boundary` times rmsnorm's (nbs/11_norm.ipynb): host µs per
+# call with the checks, with `skip_check`, and of the loaded module function itself, `out=` given, PDL as the op defaults it.
+_ACT_OPS = {'silu': (silu_and_mul, F.silu, silu_and_mul_reference),
+            'gelu': (gelu_and_mul, F.gelu, gelu_and_mul_reference),
+            'gelu_tanh': (gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)}
+
+def _act_boundary_inputs(act: str, rows: int, d2: int, dtype: str) -> dict:
+    op, torch_act, ref = _ACT_OPS[act]
+    fn = getattr(get_act_and_mul_module(act), f'{act}_and_mul')
+    return dict(_act_inputs(rows, d2, dtype), op=op, fn=fn, torch_act=torch_act, ref=ref)
+
+@bench_routine('act_call_boundary',
+               backends={'flashinfer_nb': lambda input, out, op, **_: op(input, out=out),
+                         'skip_check': lambda input, out, op, **_: op(input, out=out, skip_check=True),
+                         'module_fn': lambda input, out, fn, **_: (fn(out, input, None), out)[1],
+                         'torch': lambda input, out, torch_act, **_: torch_act(input[..., :out.shape[-1]]) * input[..., out.shape[-1]:]},
+               arguments={'--act-call-boundary-shapes': dict(nargs='+', default=['1x28672'], metavar='ROWSx2D',
+                                                             help='act_call_boundary: ROWSx2D input shapes (decode: few rows)'),
+                          '--act-call-boundary-acts': dict(nargs='+', default=['silu'], choices=sorted(_ACT_OPS),
+                                                           help='act_call_boundary: the activations to time')},
+               dtypes=('bfloat16',), reference=lambda input, ref, **_: ref(input),
+               timer=bench_host_time, x_label='output elements',
+               description='host µs per gated-activation call (out= given): checks on, skip_check, the bare module function, torch')
+def act_call_boundary_bench_cases(args):
+    "Host wall clock per call, 2000 back-to-back calls per sample: what the Python layer costs above the binding."
+    for act in args.act_call_boundary_acts:
+        for dtype in args.dtype:
+            for s in args.act_call_boundary_shapes:
+                (case,) = _act_cases(argparse.Namespace(dtype=[dtype]), [s])   # the shape's checks and parsing
+                rows, d2 = case.params['rows'], case.params['width']
+                yield BenchCase(f"{act}:{rows}x{d2} {dtype}", functools.partial(_act_boundary_inputs, act, rows, d2, dtype),
+                                params=dict(act=act, rows=rows, width=d2, dtype=dtype), x=rows * d2 // 2, series=act)
+
 
 # %% ../nbs/12_activation.ipynb #102ea9f8
 from . import tune as _tune

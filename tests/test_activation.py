@@ -276,6 +276,14 @@ def test_act_bench_routines_registered():
     gelu, gelu_tanh = (next(rs[f'{a}_and_mul'].cases(argparse.Namespace(dtype=['float16'], **{f'{a}_shapes': ['2x8']})))
                        for a in ('gelu', 'gelu_tanh'))
     assert (gelu.flops, gelu_tanh.flops) == (6 * 2 * 4, 8 * 2 * 4)
+    # the gated ops' call boundary: a case per activation and shape, the shape checked as the op routines check it
+    cb = list(rs['act_call_boundary'].cases(argparse.Namespace(dtype=['bfloat16'], act_call_boundary_acts=['silu', 'gelu_tanh'],
+                                                              act_call_boundary_shapes=['1x28672', '32x8'])))
+    assert [c.label for c in cb] == ['silu:1x28672 bfloat16', 'silu:32x8 bfloat16', 'gelu_tanh:1x28672 bfloat16',
+                                     'gelu_tanh:32x8 bfloat16'] and cb[0].params == dict(act='silu', rows=1, width=28672, dtype='bfloat16')
+    with pytest.raises(ValueError, match='must be even'):
+        list(rs['act_call_boundary'].cases(argparse.Namespace(dtype=['bfloat16'], act_call_boundary_acts=['silu'],
+                                                             act_call_boundary_shapes=['1x7'])))
     (step,) = rs['decode_step'].cases(argparse.Namespace(dtype=['bfloat16'], decode_step_shapes=['2x8x16']))
     assert (step.nbytes, step.flops) == ((8 * 2 * 8 + 2 * 8 + 3 * 2 * 16) * 2, 2 * 5 * 2 * 8 + 4 * 2 * 16)
     # --refcheck of a step: off by a rounding of the dtype (the fp16 case an H200 run failed at torch.testing's default) passes
