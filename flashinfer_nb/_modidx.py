@@ -9,6 +9,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._act_inputs': ( 'activation.html#_act_inputs',
                                                                                     'flashinfer_nb/activation.py'),
+                                          'flashinfer_nb.activation._act_shape': ( 'activation.html#_act_shape',
+                                                                                   'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._act_slow': ( 'activation.html#_act_slow',
                                                                                   'flashinfer_nb/activation.py'),
                                           'flashinfer_nb.activation._act_trace': ( 'activation.html#_act_trace',

@@ -157,13 +157,18 @@ def _act_inputs(rows: int, d2: int, dtype: str) -> dict:
 # add, multiply; gelu_tanh x / (1 + 2^t), t = x (c1 + c2 x^2) = x^2, an FMA (2), a multiply, exp, add, divide.
 ACT_FLOPS = {'silu': 4, 'gelu': 6, 'gelu_tanh': 8}
 
+def _act_shape(s) -> tuple[int, int]:
+    "(rows, 2d) of a ROWSx2D shape flag, or ValueError naming it."
+    try: rows, d2 = (int(v) for v in str(s).lower().split('x'))
+    except ValueError: raise ValueError(f"shape {s!r}: expected ROWSx2D, e.g. 8192x28672") from None
+    if d2 % 2: raise ValueError(f"shape {s!r}: the last dimension (2 * d) must be even")
+    return rows, d2
+
 def _act_cases(args, shapes, flops_per_elem: int | None = None):
     for dtype in args.dtype:
         esize = torch.finfo(getattr(torch, dtype)).bits // 8
         for s in shapes:
-            try: rows, d2 = (int(v) for v in str(s).lower().split('x'))
-            except ValueError: raise ValueError(f"shape {s!r}: expected ROWSx2D, e.g. 8192x28672") from None
-            if d2 % 2: raise ValueError(f"shape {s!r}: the last dimension (2 * d) must be even")
+            rows, d2 = _act_shape(s)
             yield BenchCase(f"{rows}x{d2} {dtype}", functools.partial(_act_inputs, rows, d2, dtype),
                             params=dict(rows=rows, width=d2, dtype=dtype), nbytes=3 * rows * (d2 // 2) * esize,
                             flops=None if flops_per_elem is None else flops_per_elem * rows * (d2 // 2),
@@ -183,9 +188,11 @@ def _register_act_routine(name: str, op, torch_act, reference):
     def cases(args): yield from _act_cases(args, getattr(args, f'{name}_shapes'), ACT_FLOPS[name])
     return cases
 
-for _name, _op, _act, _ref in (('silu', silu_and_mul, F.silu, silu_and_mul_reference),
-                               ('gelu', gelu_and_mul, F.gelu, gelu_and_mul_reference),
-                               ('gelu_tanh', gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)):
+# each built-in activation: its op, torch's activation, its reference (the routines here and act_call_boundary below)
+_ACT_OPS = {'silu': (silu_and_mul, F.silu, silu_and_mul_reference),
+            'gelu': (gelu_and_mul, F.gelu, gelu_and_mul_reference),
+            'gelu_tanh': (gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)}
+for _name, (_op, _act, _ref) in _ACT_OPS.items():
     _register_act_routine(_name, _op, _act, _ref)
 from .norm import fused_add_rmsnorm, fused_add_rmsnorm_reference
 
@@ -241,15 +248,10 @@ def _step_tolerance(dtype: str) -> dict:
     return dict(rtol=2 * eps, atol=2 * eps)
 
 # %% ../nbs/12_activation.ipynb #actcb43
-import argparse
 from .bench import bench_host_time
 
 # The call boundary of the gated ops (issue 19, goal 2), as `call_boundary` times rmsnorm's (nbs/11_norm.ipynb): host µs per
 # call with the checks, with `skip_check`, and of the loaded module function itself, `out=` given, PDL as the op defaults it.
-_ACT_OPS = {'silu': (silu_and_mul, F.silu, silu_and_mul_reference),
-            'gelu': (gelu_and_mul, F.gelu, gelu_and_mul_reference),
-            'gelu_tanh': (gelu_tanh_and_mul, lambda a: F.gelu(a, approximate='tanh'), gelu_tanh_and_mul_reference)}
-
 def _act_boundary_inputs(act: str, rows: int, d2: int, dtype: str) -> dict:
     op, torch_act, ref = _ACT_OPS[act]
     fn = getattr(get_act_and_mul_module(act), f'{act}_and_mul')
@@ -272,8 +274,7 @@ def act_call_boundary_bench_cases(args):
     for act in args.act_call_boundary_acts:
         for dtype in args.dtype:
             for s in args.act_call_boundary_shapes:
-                (case,) = _act_cases(argparse.Namespace(dtype=[dtype]), [s])   # the shape's checks and parsing
-                rows, d2 = case.params['rows'], case.params['width']
+                rows, d2 = _act_shape(s)
                 yield BenchCase(f"{act}:{rows}x{d2} {dtype}", functools.partial(_act_boundary_inputs, act, rows, d2, dtype),
                                 params=dict(act=act, rows=rows, width=d2, dtype=dtype), x=rows * d2 // 2, series=act)
 
