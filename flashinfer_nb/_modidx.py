@@ -145,6 +145,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'flashinfer_nb.bench._mb': ('bench.html#_mb', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench._plot_path': ('bench.html#_plot_path', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.bench_host_time': ('bench.html#bench_host_time', 'flashinfer_nb/bench.py'),
+                                     'flashinfer_nb.bench.bench_host_times': ('bench.html#bench_host_times', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.bench_routine': ('bench.html#bench_routine', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.build_parser': ('bench.html#build_parser', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.check_against_reference': ( 'bench.html#check_against_reference',

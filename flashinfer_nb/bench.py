@@ -12,8 +12,8 @@ from .testing import bench_gpu_time, bench_record, copy_bandwidth, plot_bench, w
 
 # %% auto #0
 __all__ = ['ROUTINES', 'LOG2_SIZES', 'BenchCase', 'Routine', 'bench_routine', 'load_routines', 'build_parser', 'Plan',
-           'make_plans', 'format_plan', 'check_against_reference', 'bench_host_time', 'run_routine', 'format_table',
-           'plot_rows', 'main']
+           'make_plans', 'format_plan', 'check_against_reference', 'bench_host_times', 'bench_host_time', 'run_routine',
+           'format_table', 'plot_rows', 'main']
 
 # %% ../nbs/04a_bench.ipynb #c006
 @dataclass
@@ -228,22 +228,37 @@ def _l2_bytes() -> int | None:
         return torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size if torch.cuda.is_available() else None
     except Exception: return None
 
-def bench_host_time(fn, args=(), kwargs=None, *, calls: int = 2000, samples: int = 15, warmup: int = 500, **_) -> 'BenchTimes':
-    """Host wall-clock time per call of `fn(*args, **kwargs)`, in **milliseconds**: `samples` values, each the mean
-    over `calls` back-to-back calls (the GPU drained between samples, not inside them: a call's host cost is
-    what is measured, as long as the GPU keeps up). The GPU timer's keywords are accepted and ignored."""
+def bench_host_times(fns: dict, kwargs=None, *, calls: int = 2000, samples: int = 15, warmup: int = 500,
+                     **_) -> dict:
+    """Host wall-clock time per call of each `fns[name](**kwargs)`, in **milliseconds**: name -> `samples` values,
+    each the mean over `calls` back-to-back calls (the GPU drained between samples, not inside them: a call's host
+    cost is what is measured, as long as the GPU keeps up). The functions take turns, one sample each per round, so
+    a change in the host's speed during the run (clocks, other load) falls on all of them alike instead of on
+    whichever ran at the time: the host's speed on these machines moved by 2x between runs and within one. The GPU
+    timer's keywords are accepted and ignored."""
     import time, torch
     from flashinfer_nb.testing import BenchTimes
+    if calls < 1 or samples < 1 or warmup < 0: raise ValueError(f"calls and samples must be >= 1 and warmup >= 0, got calls={calls}, "
+                                                             f"samples={samples}, warmup={warmup}")
     kwargs = kwargs or {}
-    for _ in range(warmup): fn(*args, **kwargs)
-    torch.cuda.synchronize()
-    out = []
+    sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
+    for fn in fns.values():
+        for _ in range(warmup): fn(**kwargs)
+    sync()
+    out = {name: [] for name in fns}
     for _ in range(samples):
-        t0 = time.perf_counter()
-        for _ in range(calls): fn(*args, **kwargs)
-        out.append((time.perf_counter() - t0) / calls * 1e3)
-        torch.cuda.synchronize()
-    return BenchTimes(out, timer='host_wall', cold_l2=False, calls_per_sample=calls)
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(calls): fn(**kwargs)
+            out[name].append((time.perf_counter() - t0) / calls * 1e3)
+            sync()
+    return {name: BenchTimes(v, timer='host_wall', cold_l2=False, calls_per_sample=calls) for name, v in out.items()}
+
+def bench_host_time(fn, args=(), kwargs=None, **kw) -> 'BenchTimes':
+    "`bench_host_times` of one function, `fn(*args, **kwargs)`; `bench_gpu_time`'s signature, for `bench_routine(timer=)`."
+    return bench_host_times({'': lambda **k: fn(*args, **k)}, kwargs, **kw)['']
+# a routine timed by it takes its backends in turns (`run_routine`)
+bench_host_time.together = bench_host_times
 
 def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | None = None, bench_fn=None,
                 verbose: int = 0, log=print, **bench_kwargs) -> list[dict]:
@@ -260,10 +275,15 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
         checks = {b: None if not refcheck else 'no reference' if expected is None else
                   check_against_reference(r.backends[b](**_clone_inputs(inputs)), expected, case.tolerance)
                   for b in plan.backends}
-        case_rows = []
+        case_rows, together = [], getattr(bench, 'together', None)
+        if together is not None:  # a timer that takes the backends in turns: one run for all, its conditions for each
+            with RunConditions() as rc_all:
+                timed = together({b: r.backends[b] for b in plan.backends}, inputs, **bench_kwargs)
         for b in plan.backends:
             fn, check = r.backends[b], checks[b]
-            with RunConditions() as rc: times = bench(fn, (), inputs, **bench_kwargs)
+            if together is not None: times, rc = timed[b], rc_all
+            else:
+                with RunConditions() as rc: times = bench(fn, (), inputs, **bench_kwargs)
             rec = bench_record(b, case.x if case.x is not None else case.label, times, nbytes=case.nbytes, flops=case.flops)
             stats = dict(x=rec['size'], nbytes=case.nbytes, flops=case.flops,
                          **{k: rec[k] for k in ('median_us', 'p10_us', 'p90_us', 'spread_pct')}, iters=rec['n'],

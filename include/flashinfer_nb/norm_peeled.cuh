@@ -210,8 +210,8 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 }
 
 // The fused op's 16-bit rows on 4-byte but not 16-byte boundaries past decode (a width a multiple of 2 or 4 but not 8,
-// or a view off a 16-byte boundary; session 43): the row's first element a = 0, 2, 4 or 6 elements into its chunk. The
-// row is a head piece (its first (8 - a) % 8 elements), m whole chunks, and a tail piece (the last (d - head) % 8):
+// or a view off a 16-byte boundary; session 43), and rmsnorm's (kFused = false, no residual; session 44). The row's
+// first element a = 0, 2, 4 or 6 elements into its chunk. The row is a head piece (its first (8 - a) % 8 elements), m whole chunks, and a tail piece (the last (d - head) % 8):
 // - Every whole chunk is one 16-byte load and store, with no test of where it falls (kFit: every thread's 4 chunks in
 //   the row, m = 4 x blockDim for every row) or only `slot < m`. The blocks need ceil(m / 4) threads, not the peeled
 //   kernel's ceil((m + 2) / 4) (4100: 128, where its partial chunks made 160), and no element-by-element path sits in
@@ -230,8 +230,8 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 //   the weight's end.
 // Against the peeled kernel (H200, lib_ab, NVIDIA_H200_lib_ab_pieces_s43.txt): +0.5 to +21 % at 600-32768 rows x
 // 2050-16382, none slower; 8192 x 4100 bf16 72.5 -> 70.1 us, 8192 x 14340 238.4 -> 234.8. The sums split differently,
-// so a few outputs in 10^5 round the other way (an ulp).
-template <typename T, bool kFit>
+// so a few outputs in 10^5 round the other way (an ulp). rmsnorm: see its rule in norm.cuh's dispatch.
+template <typename T, bool kFit, bool kFused = true>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   constexpr int kVPT = 4;
@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   const int64_t row = blockIdx.x;
   const int d = p.d;
   const T* xrow = static_cast<const T*>(p.input) + row * p.in_stride;
-  T* rrow = static_cast<T*>(p.residual) + row * p.res_stride;
+  T* rrow = kFused ? static_cast<T*>(p.residual) + row * p.res_stride : nullptr;
   T* orow = static_cast<T*>(p.out) + row * p.out_stride;
   const T* wt = static_cast<const T*>(p.weight);
   const int head = static_cast<int>((16 - reinterpret_cast<uintptr_t>(xrow) % 16) % 16 / sizeof(T));  // 0, 2, 4, 6
@@ -252,7 +252,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   const int e = word < head / 2 ? 2 * word : tail0 + 2 * (word - head / 2);  // its element
   const bool piece = word < nw;
   const uint4* in = reinterpret_cast<const uint4*>(xrow + head);
-  uint4* res = reinterpret_cast<uint4*>(rrow + head);
+  uint4* res = kFused ? reinterpret_cast<uint4*>(rrow + head) : nullptr;
   uint4* out = reinterpret_cast<uint4*>(orow + head);
   // line-aligned: the flat slot f = lane + k * group takes chunk f - s, s = the first whole chunk's 16-byte steps past
   // its 128-byte line; the first s slots take the row's last s chunks (valid slots: f < m)
@@ -267,19 +267,19 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
     }
   }
   pdl_wait();
-  V xv[kVPT], rv[kVPT];
+  V xv[kVPT], rv[kFused ? kVPT : 1];
   W xw, rw, ww;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int f = lane + k * group, c = chunk_of(f, k);
     if (slot_ok(f)) {
       *reinterpret_cast<uint4*>(&xv[k]) = in[c];
-      *reinterpret_cast<uint4*>(&rv[k]) = res[c];
+      if constexpr (kFused) *reinterpret_cast<uint4*>(&rv[k]) = res[c];
     }
   }
   if (piece) {
     xw = *reinterpret_cast<const W*>(xrow + e);
-    rw = *reinterpret_cast<const W*>(rrow + e);
+    if constexpr (kFused) rw = *reinterpret_cast<const W*>(rrow + e);
     ww = *reinterpret_cast<const W*>(wt + e);
   }
   pdl_launch_dependents();
@@ -289,8 +289,10 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   for (int k = 0; k < kVPT; ++k) {
     const int f = lane + k * group, c = chunk_of(f, k);
     if (slot_ok(f)) {
-      add_pairs_rn(xv[k], rv[k]);  // residual += x, rounded to T
-      if (!p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
+      if constexpr (kFused) {
+        add_pairs_rn(xv[k], rv[k]);  // residual += x, rounded to T
+        if (!p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
+      }
 #pragma unroll
       for (int j = 0; j < 8; j += 2) {
         const float2 v = to_float2(xv[k], j);
@@ -300,8 +302,10 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
     }
   }
   if (piece) {
-    add_pairs_rn(xw, rw);
-    *reinterpret_cast<W*>(rrow + e) = xw;
+    if constexpr (kFused) {
+      add_pairs_rn(xw, rw);
+      *reinterpret_cast<W*>(rrow + e) = xw;
+    }
     const float2 v = to_float2(xw, 0);
     ss += v.x * v.x;
     ss_odd += v.y * v.y;
@@ -345,7 +349,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
         const float2 xf = to_float2(xv[k], j), gf = to_float2(g, j);
         from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[j]);
       }
-      if (p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
+      if (kFused && p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
       out[c] = *reinterpret_cast<const uint4*>(&o);
     }
   }
@@ -420,11 +424,11 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   return cudaErrorInvalidValue;
 }
 
-// The pieces kernel's launch (fused, 16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
+// The pieces kernel's launch (16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
 // One row a block, 4 whole chunks a thread: d <= 8 x 4 x kMaxBlock (16384). kFit where every row, whatever its offset
 // in the rows' cycle, has exactly 4 x blockDim whole chunks.
 constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;
-template <typename T>
+template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
   const int threads = static_cast<int>(ceil_div(ceil_div(p.d / 8, 4), 32) * 32);
@@ -436,10 +440,10 @@ cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
     const int a = static_cast<int>(((a0 + r * (p.in_stride % e)) % e + e) % e);
     fit = fit && (p.d - (e - a) % e) / e == 4 * threads;
   }
-  p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
+  if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(threads));
-  return fit ? launch_kernel(RMSNormPiecesKernel<T, true>, g, b, stream, p.pdl, p)
-             : launch_kernel(RMSNormPiecesKernel<T, false>, g, b, stream, p.pdl, p);
+  return fit ? launch_kernel(RMSNormPiecesKernel<T, true, kFused>, g, b, stream, p.pdl, p)
+             : launch_kernel(RMSNormPiecesKernel<T, false, kFused>, g, b, stream, p.pdl, p);
 }
 
 }  // namespace norm_detail
