@@ -348,18 +348,20 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
 # (4100 at offset 0 or 4: 512 whole chunks) or not (offset 2 or 6, 9220 at 2), and the residual 8 elements further
 # into its rows than x (the same 16-byte offset, other 128-byte line offsets).
 # Session 44: rmsnorm's rows of 2-element vectors, and of 4-element ones from 3072, take the pieces kernel too, past 4 x
-# the SMs (2-element rows under 3072 past 7 x, 4-element ones past 6 x): the same rows written by rmsnorm (x and out at
-# one offset) at row counts on both sides of 4, 6 and 7 x, and out at another offset than x (the vector kernels).
+# the SMs (2-element rows under 2560 past 7.5 x, under 3072 past 7 x, 4-element ones past 6 x): the same rows written
+# by rmsnorm (x and out at one offset) at row counts on both sides of 4, 6, 7 and 7.5 x, and out at another offset than
+# x (the vector kernels).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [2, 6, 2050, 4098, 12802, 14338, 16382, 16386, 32758, 32762, 32766, 4, 3076, 4100, 9220,
-                               16380, 32764])
+@pytest.mark.parametrize('d', [2, 6, 2050, 2818, 4098, 12802, 14338, 16382, 16386, 32758, 32762, 32766, 4, 3076, 4100,
+                               9220, 16380, 32764])
 def test_norm_fused_pairs_peeled_past_decode(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for rows, o in ((1, 0), (2 * sms, 2), (2 * sms + 1, 0), (2 * sms + 3, 2), (4 * sms, 4), (4 * sms + 1, 2),
-                    (4 * sms + 2, 0), (6 * sms, 2), (6 * sms + 1, 4), (7 * sms, 6), (7 * sms + 1, 0), (1000, 6),
-                    (4099, 4), (48 * sms, 0), (48 * sms + 1, 4), (48 * sms + 7, 0)):
+                    (4 * sms + 2, 0), (6 * sms, 2), (6 * sms + 1, 4), (7 * sms, 6), (7 * sms + 1, 0),
+                    (15 * sms // 2, 2), (15 * sms // 2 + 1, 6), (1000, 6), (4099, 4), (48 * sms, 0), (48 * sms + 1, 4),
+                    (48 * sms + 7, 0)):
         if rows * d > 1 << 26: continue
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         _check_fused_in_guards(w, x, r, 24, o)
