@@ -324,12 +324,13 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   }
   // rmsnorm's 16-bit rows of 2-element vectors, and of 4-element ones from 3072 wide, past the one-wave range (session
   // 44): the pieces kernel too. H200, lib_ab, both dtypes, outputs within an ulp (NVIDIA_H200_lib_ab_rms_pieces_s44.txt,
-  // ..._rows_s44.txt, ..._bounds_s44.txt). 2-element rows against the 4-byte kernel: 3074-16382 wide +0.3 to +35 % from
-  // 529 rows (8192 x 3074 bf16 +35 %, 8192 x 4098 43.1 -> 37.6 us); 2050-2054 -0.4 to -6.8 % at 540-925 rows and +9.5 to
-  // +22 % from 1000, so those from 7.5 x the SMs; 2562-2818 +-1 % to 7 x, +14 % from 7 x + 1. 4-element rows against
-  // the 8-byte kernel: from 793 rows x 3076-16380 -0.7 to +17 % (1000 x 4100 10.05 -> 8.69 us), at 540-700 rows x 9220
-  // -4.7 to -6.5 %, at 2052 and 2500 -3.5 to +2.8 %: so from 3072 wide and past 6 x. (The peeled kernel had been 2-15 %
-  // slower than the vector kernels for rmsnorm past decode: session 37.)
+  // ..._rows_s44.txt, ..._bounds_s44.txt, ..._final_s44.txt). 2-element rows against the 4-byte kernel: 3074-16382 wide
+  // +0.3 to +35 % from 529 rows (8192 x 3074 bf16 +35 %, 8192 x 4098 43.1 -> 37.6 us); 2050-2054 -0.4 to -6.8 % at
+  // 540-925 rows and +9.5 to +22 % from 991 (the 4-byte kernel steps up 12 % between 925 and 990 rows), so those past 7.5
+  // x the SMs; 2562-2818 +-1 % to 7 x, +14 % from 7 x + 1. 4-element rows against the 8-byte kernel: from 793 rows x
+  // 3076-16380 -0.7 to +17 % (1000 x 4100 10.05 -> 8.69 us), at 540-700 rows x 9220 -4.7 to -6.5 %, at 2052 and 2500 -3.5
+  // to +2.8 %: so from 3072 wide and past 6 x. (The peeled kernel had been 2-15 % slower than the vector kernels for
+  // rmsnorm past decode: session 37.)
   if constexpr (!kFused && (kVec == 2 || kVec == 4) && sizeof(T) == 2) {
     const int64_t from2 = (p.d < 2560 ? 15 : p.d < 3072 ? 14 : kVec == 2 ? 8 : 12) * sm64;  // twice the row bound
     if (vpt_hint == 0 && sms > 0 && p.d > 2048 && p.d <= kPiecesMaxD && (kVec == 2 || p.d >= 3072) &&
