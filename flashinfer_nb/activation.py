@@ -270,7 +270,7 @@ def _act_boundary_inputs(act: str, rows: int, d2: int, dtype: str) -> dict:
                timer=bench_host_time, x_label='output elements',
                description='host µs per gated-activation call (out= given): checks on, skip_check, the bare module function, torch')
 def act_call_boundary_bench_cases(args):
-    "Host wall clock per call, 2000 back-to-back calls per sample: what the Python layer costs above the binding."
+    "Host wall clock per call, 2000 back-to-back calls per sample, the backends in turns: what the Python layer costs above the binding."
     for act in args.act_call_boundary_acts:
         for dtype in args.dtype:
             for s in args.act_call_boundary_shapes:

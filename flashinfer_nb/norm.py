@@ -339,7 +339,7 @@ def _boundary_inputs(rows: int, d: int, dtype: str) -> dict:
                timer=bench_host_time, x_label='elements (rows x hidden)',
                description='host µs per rmsnorm call (out= given): checks on, skip_check, the bare module function, torch')
 def call_boundary_bench_cases(args):
-    "Host wall clock per call, 2000 back-to-back calls per sample: what the Python layer costs above the binding."
+    "Host wall clock per call, 2000 back-to-back calls per sample, the backends in turns: what the Python layer costs above the binding."
     for dtype in args.dtype:
         for rows, d in _parse_shapes(args.call_boundary_shapes):
             yield BenchCase(f"{rows}x{d} {dtype}", functools.partial(_boundary_inputs, rows, d, dtype),
