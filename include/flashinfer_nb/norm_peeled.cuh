@@ -25,6 +25,21 @@ namespace flashinfer_nb {
 
 namespace norm_detail {
 
+// The two kernels' shared steps: the elements (j, j + 1) of a loaded vector x into the sums of squares, even and odd
+// elements apart (two chains of FMAs after the load, not one) ...
+template <typename VX>
+__device__ __forceinline__ void add_square_pair(const VX& x, int j, float& ss, float& ss_odd) {
+  const float2 v = to_float2(x, j);
+  ss += v.x * v.x;
+  ss_odd += v.y * v.y;
+}
+// ... and the same pair normalised into o: x * rstd * (g + bias), rounded to T.
+template <typename T, typename VX, typename VG, typename VO>
+__device__ __forceinline__ void normalise_pair(const VX& x, const VG& g, int j, float rstd, float bias, VO& o) {
+  const float2 xf = to_float2(x, j), gf = to_float2(g, j);
+  from_float2<T>(xf.x * rstd * (gf.x + bias), xf.y * rstd * (gf.y + bias), &o.data[j]);
+}
+
 // A 16-byte vector of 16-bit elements seen as four 32-bit words.
 union Chunk16 {
   uint4 u;
@@ -168,11 +183,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
         }
       }
 #pragma unroll
-      for (int j = 0; j < 8; j += 2) {
-        const float2 v = to_float2(x, j);
-        ss += v.x * v.x;
-        ss_odd += v.y * v.y;
-      }
+      for (int j = 0; j < 8; j += 2) add_square_pair(x, j, ss, ss_odd);
     }
   }
   ss += ss_odd;
@@ -193,10 +204,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
       const V& g = *reinterpret_cast<const V*>(&wu);
       V o;
 #pragma unroll
-      for (int j = 0; j < 8; j += 2) {
-        const float2 xf = to_float2(x, j), gf = to_float2(g, j);
-        from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[j]);
-      }
+      for (int j = 0; j < 8; j += 2) normalise_pair<T>(x, g, j, rstd, p.weight_bias, o);
       const uint4 ou = *reinterpret_cast<const uint4*>(&o);
       if (whole(i)) {
         if (kFused && p.res_late) res[i] = xv[k];
@@ -294,11 +302,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
         if (!p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
       }
 #pragma unroll
-      for (int j = 0; j < 8; j += 2) {
-        const float2 v = to_float2(xv[k], j);
-        ss += v.x * v.x;
-        ss_odd += v.y * v.y;
-      }
+      for (int j = 0; j < 8; j += 2) add_square_pair(xv[k], j, ss, ss_odd);
     }
   }
   if (piece) {
@@ -306,9 +310,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
       add_pairs_rn(xw, rw);
       *reinterpret_cast<W*>(rrow + e) = xw;
     }
-    const float2 v = to_float2(xw, 0);
-    ss += v.x * v.x;
-    ss_odd += v.y * v.y;
+    add_square_pair(xw, 0, ss, ss_odd);
   }
   ss += ss_odd;
 #pragma unroll
@@ -332,9 +334,8 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
     }
   };
   if (piece) {
-    const float2 xf = to_float2(xw, 0), gf = to_float2(ww, 0);
     W o;
-    from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[0]);
+    normalise_pair<T>(xw, ww, 0, rstd, p.weight_bias, o);
     *reinterpret_cast<W*>(orow + e) = o;
   }
 #pragma unroll
@@ -345,10 +346,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
       const V& g = *reinterpret_cast<const V*>(&wu);
       V o;
 #pragma unroll
-      for (int j = 0; j < 8; j += 2) {
-        const float2 xf = to_float2(xv[k], j), gf = to_float2(g, j);
-        from_float2<T>(xf.x * rstd * (gf.x + p.weight_bias), xf.y * rstd * (gf.y + p.weight_bias), &o.data[j]);
-      }
+      for (int j = 0; j < 8; j += 2) normalise_pair<T>(xv[k], g, j, rstd, p.weight_bias, o);
       if (kFused && p.res_late) res[c] = *reinterpret_cast<const uint4*>(&xv[k]);
       out[c] = *reinterpret_cast<const uint4*>(&o);
     }
