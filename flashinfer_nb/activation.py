@@ -267,7 +267,7 @@ def _act_boundary_inputs(act: str, rows: int, d2: int, dtype: str) -> dict:
                           '--act-call-boundary-acts': dict(nargs='+', default=['silu'], choices=sorted(_ACT_OPS),
                                                            help='act_call_boundary: the activations to time')},
                dtypes=('bfloat16',), reference=lambda input, ref, **_: ref(input),
-               timer=bench_host_time, x_label='output elements',
+               timer=bench_host_time, paired_baseline='module_fn', x_label='output elements',
                description='host µs per gated-activation call (out= given): checks on, skip_check, the bare module function, torch')
 def act_call_boundary_bench_cases(args):
     "Host wall clock per call, 2000 back-to-back calls per sample, the backends in turns: what the Python layer costs above the binding."

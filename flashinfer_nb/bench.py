@@ -4,7 +4,7 @@
 
 # %% ../nbs/04a_bench.ipynb #c003
 from __future__ import annotations
-import argparse, sys
+import argparse, statistics, sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -58,12 +58,13 @@ class Routine:
     description: str
     x_label: str = 'size'
     timer: Callable | None = None
+    paired_baseline: str | None = None
 
 ROUTINES: dict[str, Routine] = {}
 
 def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, dtypes=('float16',),
                   reference: Callable | None = None, description: str | None = None, x_label: str = 'size',
-                  timer: Callable | None = None):
+                  timer: Callable | None = None, paired_baseline: str | None = None):
     """Decorator: register the decorated case generator ``cases(args) -> iterable of BenchCase`` as routine `name`.
 
     Parameters
@@ -85,6 +86,10 @@ def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, d
         What `BenchCase.x` measures, for the plot's x axis.
     timer : callable, optional
         Replaces the GPU timer (``bench_gpu_time``'s signature, e.g. `bench_host_time` for host µs per call).
+    paired_baseline : str, optional
+        A backend to subtract round by round where the timer takes the backends in turns (`bench_host_time`): each
+        other backend's row gets the median of its per-round differences from it (``over_base_us``), which a host's
+        drift between rounds does not move, unlike the difference of two medians.
     """
     if not isinstance(name, str) or not name.replace('_', '').isalnum() or name == 'all':
         raise ValueError(f"routine name must be a word of letters, digits and '_' (not 'all'), got {name!r}")
@@ -96,10 +101,13 @@ def bench_routine(name: str, *, backends: dict, arguments: dict | None = None, d
             raise ValueError(f"routine {name!r}: arguments must map '--flag' to add_argument keywords, got {flag!r}")
     if isinstance(dtypes, str) or not dtypes: raise TypeError(f"routine {name!r}: dtypes must be a non-empty tuple of dtype names")
     if reference is not None and not callable(reference): raise TypeError(f"routine {name!r}: reference must be callable")
+    if paired_baseline is not None and paired_baseline not in backends:
+        raise ValueError(f"routine {name!r}: paired_baseline {paired_baseline!r} is not one of its backends {sorted(backends)}")
     def register(cases):
         if not callable(cases): raise TypeError(f"@bench_routine({name!r}) must decorate a case generator function")
         doc = description or ((cases.__doc__ or '').strip().splitlines() or [''])[0]
-        ROUTINES[name] = Routine(name, cases, dict(backends), arguments, tuple(dtypes), reference, doc, x_label, timer)
+        ROUTINES[name] = Routine(name, cases, dict(backends), arguments, tuple(dtypes), reference, doc, x_label, timer,
+                                 paired_baseline)
         return cases
     return register
 
@@ -281,7 +289,11 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
                 timed = together({b: r.backends[b] for b in plan.backends}, inputs, **bench_kwargs)
         for b in plan.backends:
             fn, check = r.backends[b], checks[b]
-            if together is not None: times, rc = timed[b], rc_all
+            over_base = None
+            if together is not None:
+                times, rc = timed[b], rc_all
+                if r.paired_baseline in timed and b != r.paired_baseline:  # round by round, then the median
+                    over_base = 1e3 * statistics.median(t - t0 for t, t0 in zip(times, timed[r.paired_baseline]))
             else:
                 with RunConditions() as rc: times = bench(fn, (), inputs, **bench_kwargs)
             rec = bench_record(b, case.x if case.x is not None else case.label, times, nbytes=case.nbytes, flops=case.flops)
@@ -290,7 +302,8 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
                          tbps=rec['tbps'], tflops=rec['tflops'], ceiling_tbps=ceiling_tbps,
                          pct_ceiling=None if rec['tbps'] is None or not ceiling_tbps else 100 * rec['tbps'] / ceiling_tbps,
                          speedup_vs_torch=None, timer=rec['timer'], cold_l2=rec['cold_l2'], cuda_graph=rec['cuda_graph'],
-                         refcheck=check)
+                         refcheck=check, over_base_us=over_base,
+                         paired_base=r.paired_baseline if over_base is not None else None)
             row = dict(routine=r.name, case=case.label, backend=b, series=case.series)
             if clash := (set(row) | set(stats)) & set(case.params):
                 raise ValueError(f"routine {r.name!r}: case parameter(s) {sorted(clash)} collide with result columns; rename them")
@@ -310,7 +323,7 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
     return rows
 
 _COLUMNS = [('case', 'case', '{}'), ('backend', 'backend', '{}'), ('median_us', 'median µs', '{:.2f}'),
-            ('spread_pct', 'p10-p90 %', '{:.1f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
+            ('spread_pct', 'p10-p90 %', '{:.1f}'), ('over_base_us', 'paired Δ µs', '{:+.2f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
             ('tflops', 'TFLOP/s', '{:.2f}'), ('pct_bound', '% roof', '{:.1f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'),
             ('refcheck', 'check', '{}')]
 

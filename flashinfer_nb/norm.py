@@ -336,7 +336,7 @@ def _boundary_inputs(rows: int, d: int, dtype: str) -> dict:
                arguments={'--call-boundary-shapes': dict(nargs='+', default=['1x4096'], metavar='ROWSxD',
                                                          help='call_boundary: ROWSxHIDDEN shapes (decode: few rows)')},
                dtypes=('bfloat16',), reference=lambda input, weight, out, fn: rmsnorm_reference(input, weight),
-               timer=bench_host_time, x_label='elements (rows x hidden)',
+               timer=bench_host_time, paired_baseline='module_fn', x_label='elements (rows x hidden)',
                description='host µs per rmsnorm call (out= given): checks on, skip_check, the bare module function, torch')
 def call_boundary_bench_cases(args):
     "Host wall clock per call, 2000 back-to-back calls per sample, the backends in turns: what the Python layer costs above the binding."
