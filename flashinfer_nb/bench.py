@@ -246,8 +246,8 @@ def bench_host_times(fns: dict, kwargs=None, *, calls: int = 2000, samples: int 
     timer's keywords are accepted and ignored."""
     import time, torch
     from flashinfer_nb.testing import BenchTimes
-    if calls < 1 or samples < 1 or warmup < 0: raise ValueError(f"calls and samples must be >= 1 and warmup >= 0, got calls={calls}, "
-                                                             f"samples={samples}, warmup={warmup}")
+    if calls < 1 or samples < 1 or warmup < 0:
+        raise ValueError(f"calls and samples must be >= 1 and warmup >= 0, got calls={calls}, samples={samples}, warmup={warmup}")
     kwargs = kwargs or {}
     sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
     for fn in fns.values():
@@ -323,7 +323,8 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
     return rows
 
 _COLUMNS = [('case', 'case', '{}'), ('backend', 'backend', '{}'), ('median_us', 'median µs', '{:.2f}'),
-            ('spread_pct', 'p10-p90 %', '{:.1f}'), ('over_base_us', 'paired Δ µs', '{:+.2f}'), ('tbps', 'TB/s', '{:.3f}'), ('pct_ceiling', '% ceil', '{:.1f}'),
+            ('spread_pct', 'p10-p90 %', '{:.1f}'), ('over_base_us', 'paired Δ µs', '{:+.2f}'), ('tbps', 'TB/s', '{:.3f}'),
+            ('pct_ceiling', '% ceil', '{:.1f}'),
             ('tflops', 'TFLOP/s', '{:.2f}'), ('pct_bound', '% roof', '{:.1f}'), ('speedup_vs_torch', 'vs torch', '{:.2f}x'),
             ('refcheck', 'check', '{}')]
 

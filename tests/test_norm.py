@@ -207,6 +207,16 @@ def _check_norms_in_guards(w, rows, pad):
     assert _untouched(buf, rows, d), ('rmsnorm', rows, d)
     _check_fused_in_guards(w, x, r, pad)
 
+def _check_rms_in_guards(w, x, pad, o, oo=None):
+    "rmsnorm on x o elements into guarded rows of d + pad, out oo (default o) into its own: right values, nothing written beside."
+    rows, d, dtype = x.shape[0], w.numel(), w.dtype
+    oo = o if oo is None else oo
+    xb, buf = _guarded(rows, d, dtype, pad), _guarded(rows, d, dtype, pad)
+    xb[:rows, o:o + d] = x
+    rmsnorm(xb[:rows, o:o + d], w, 1e-6, out=buf[:rows, oo:oo + d])
+    assert_close_rel(buf[:rows, oo:oo + d], ref_rmsnorm(x, w, 1e-6), dtype)
+    assert _untouched(buf, rows, d, oo), ('rmsnorm', rows, d, o, oo)
+
 def _check_fused_in_guards(w, x, r, pad, o=0):
     "fused_add_rmsnorm on x and the residual o elements into guarded rows of d + pad: right values, nothing written beside."
     rows, d, dtype = x.shape[0], w.numel(), w.dtype
@@ -322,11 +332,7 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
     for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (4 * sms + 1, 3), (8 * sms + 1, 0),
                     (2000, 0), (16 * sms + 1, 6)):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
-        xb, buf = guarded(rows), guarded(rows)                # x and out o elements into rows of d + 24
-        xb[:rows, o:o + d] = x
-        rmsnorm(xb[:rows, o:o + d], w, 1e-6, out=buf[:rows, o:o + d])
-        assert_close_rel(buf[:rows, o:o + d], ref_rmsnorm(x, w, 1e-6), dtype)
-        assert untouched(buf, rows, o), ('rmsnorm', rows, o)
+        _check_rms_in_guards(w, x, 24, o)                     # x and out o elements into rows of d + 24
         _check_fused_in_guards(w, x, r, 24, o)
     # x and out (x and the residual) at different offsets: the single-element kernel, the same results
     if d <= 16384:
@@ -366,11 +372,7 @@ def test_norm_fused_pairs_peeled_past_decode(d, dtype):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         _check_fused_in_guards(w, x, r, 24, o)
         for oo in (o, (o + 2) % 8):                           # rmsnorm: out at x's offset (pieces) and at another
-            xb, buf = _guarded(rows, d, dtype, 24), _guarded(rows, d, dtype, 24)
-            xb[:rows, o:o + d] = x
-            rmsnorm(xb[:rows, o:o + d], w, 1e-6, out=buf[:rows, oo:oo + d])
-            assert_close_rel(buf[:rows, oo:oo + d], ref_rmsnorm(x, w, 1e-6), dtype)
-            assert _untouched(buf, rows, d, oo), ('rmsnorm', rows, d, o, oo)
+            _check_rms_in_guards(w, x, 24, o, oo)
     rows = 2 * sms + 5                                        # x at offset 0, the residual at 2: not the peeled kernel
     x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
     _check_fused_residual_offset(w, x, r, 24, 2)

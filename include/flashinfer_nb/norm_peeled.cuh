@@ -219,7 +219,8 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 
 // The fused op's 16-bit rows on 4-byte but not 16-byte boundaries past decode (a width a multiple of 2 or 4 but not 8,
 // or a view off a 16-byte boundary; session 43), and rmsnorm's (kFused = false, no residual; session 44). The row's
-// first element a = 0, 2, 4 or 6 elements into its chunk. The row is a head piece (its first (8 - a) % 8 elements), m whole chunks, and a tail piece (the last (d - head) % 8):
+// first element a = 0, 2, 4 or 6 elements into its chunk. The row is a head piece (its first (8 - a) % 8 elements), m
+// whole chunks, and a tail piece (the last (d - head) % 8):
 // - Every whole chunk is one 16-byte load and store, with no test of where it falls (kFit: every thread's 4 chunks in
 //   the row, m = 4 x blockDim for every row) or only `slot < m`. The blocks need ceil(m / 4) threads, not the peeled
 //   kernel's ceil((m + 2) / 4) (4100: 128, where its partial chunks made 160), and no element-by-element path sits in
