@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from flashinfer_nb.jit.core import gen_jit_spec, generated_source
+from flashinfer_nb.bench import bench_host_times
 from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
 from flashinfer_nb.activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul
 
@@ -191,20 +192,6 @@ def compare(cases, flush, n, rounds, timer=None):
     return out
 
 
-def host_us(fn, calls=2000, samples=31):
-    "Median over samples of the host wall time per call (µs) of `calls` back-to-back calls."
-    import time
-    for _ in range(300): fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(samples):
-        t0 = time.perf_counter()
-        for _ in range(calls): fn()
-        ts.append((time.perf_counter() - t0) / calls * 1e6)
-        torch.cuda.synchronize()
-    return statistics.median(ts)
-
-
 def call_boundary(fi_norm, fi_acts, rows=1, h=4096, inter=14336, dt=torch.bfloat16):
     """Host us per call (issue 19, goal 2), `rows` x `h` norms and `rows` x `inter` gated activations, out= given,
     interleaved rounds: each op with checks on, with skip_check, its bare module function, FlashInfer's module function
@@ -234,16 +221,17 @@ def call_boundary(fi_norm, fi_acts, rows=1, h=4096, inter=14336, dt=torch.bfloat
             'skip_check': lambda f=ours: f(gu, out=a_out, enable_pdl=False, skip_check=True),
             'module function': lambda f=mf: f(a_out, gu, False),
             'FlashInfer module function': lambda f=fi_fn: f(a_out, gu, False)}
-    lines = [f"host us per call, out= given, {str(dt)[6:]}, norms {rows}x{h}, gated {rows}x{inter} (median of 31 x 2000 "
-             "calls, median of 3 interleaved rounds; 'over bare': checks on minus the module function, the goal's 1.5 us):"]
+    lines = [f"host us per call, out= given, {str(dt)[6:]}, norms {rows}x{h}, gated {rows}x{inter}: each backend's median "
+             "of 31 samples of 2000 calls, the backends in turns (flashinfer_nb.bench.bench_host_times); 'paired': the "
+             "median of a backend's per-round differences from the module function, the Python layer's own cost (the "
+             "goal: checks on within 1.5 us, skip_check within 0.5), which the host's drift between rounds does not move:"]
     for op, fns in groups.items():
-        per = {k: [] for k in fns}
-        for _ in range(3):
-            for k, f in fns.items(): per[k].append(host_us(f))
-        med = {k: statistics.median(v) for k, v in per.items()}
-        lines += [f"  {op:<18} {k:<28} {v:6.2f}" for k, v in med.items()]
-        lines.append(f"  {op:<18} {'over bare (checks on / skip)':<28} {med['checks on'] - med['module function']:6.2f} "
-                     f"{med['skip_check'] - med['module function']:6.2f}")
+        got = bench_host_times(fns, calls=2000, samples=31, warmup=300)
+        base = got['module function']
+        for k, v in got.items():
+            paired = '' if k == 'module function' else \
+                f"  paired {1e3 * statistics.median(t - t0 for t, t0 in zip(v, base)):+6.2f}"
+            lines.append(f"  {op:<18} {k:<28} {1e3 * statistics.median(v):6.2f}{paired}")
     return lines
 
 
