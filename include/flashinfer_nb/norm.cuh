@@ -17,6 +17,7 @@
 
 #include "norm_launch.h"
 #include "norm_peeled.cuh"
+#include "norm_rounds.cuh"
 #include "vec.cuh"
 
 namespace flashinfer_nb {
@@ -286,6 +287,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
   const int64_t sm64 = sms;
+  // The fused op's 16-bit rows of 12288-15360 in 16-byte vectors from 30 x the SMs: the rounds kernel (norm_rounds.cuh;
+  // session 45: +0.1 to +2.0 % over the vector kernel's 4 vectors a thread at 4000-65536 rows, H200).
+  if constexpr (kFused && kVec == 8 && sizeof(T) == 2) {
+    if (vpt_hint == 0 && sms > 0 && p.d >= 12288 && p.d <= 15360 && p.rows >= kRoundsFromSms * sm64)
+      return dispatch_rounds<T>(p, stream);
+  }
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
   // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200).
   // Not short rows in a small grid (short_singles): those take single elements, one or two a thread (below).

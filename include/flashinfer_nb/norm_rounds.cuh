@@ -1,0 +1,102 @@
+// The fused op's widest 16-byte-aligned rows (12288-15360 wide) past the mid range: the rounds kernel. Part of
+// norm.cuh (it includes this file); the same contract.
+//
+// The row is read in two rounds of one 16-byte vector a thread (blocks of ceil(d / 16) threads, whole warps), the
+// second round's loads issued after the first round's residual stores, the sum x + residual (rounded to T) parked in
+// shared memory for the normalise pass, which reads the weight. 32 registers: two blocks of 768-960 threads an SM.
+//
+// Why (session 45, H200, lib_ab with FlashInfer 0.7.2's kernel in the same binary; NVIDIA_H200_lib_ab_rounds*_s45.txt):
+// the vector kernel (4 vectors a thread in registers, 54 registers, two blocks of 384-480 threads an SM) ran these rows
+// at 97.6-98.2 % of the copy, and FlashInfer's (1024-thread blocks, two rounds through shared memory as fp32) 0.2-1.2 %
+// faster at 14336-15360 x 16384+ rows: the one place left under 1.00x (sessions 34-44). Against the vector kernel at
+// 4000-65536 rows: both rounds' loads issued together +0.1 to +0.5 %; round by round (this kernel) 12288 +0.5 to +2.0 %,
+// 12800 +0.7 to +1.1 %, 13312 +0.4 to +1.6 %, 14336 +0.2 to +0.8 %, 14848 +0.2 to +0.7 %, 15360 +0.1 to +0.6 %. Under 4000
+// rows it loses as often as it wins (-3.4 to +4.2 % at 600-2000), so it starts at 30 x the SMs. Not taken: three rounds
+// (at 15360 0.3-0.4 % behind two, at 12288 -1.1 % against the vector kernel), four (-1.3 % at 16384), the 16384-wide rows
+// (-0.7 %: the vector kernel's 512-thread blocks already hold two rounds' worth), 1024-thread blocks as FlashInfer's
+// (-0.3 to +0.8 %), the sum kept as fp32 as FlashInfer does (+-0.5 %), the most shared memory and least L1 (carveout 100:
+// -2.0 to -2.8 %, as session 35 found for the vector kernel). FlashInfer's kernel stays 0.2-0.5 % ahead at 14848-15360 x
+// 16384+ rows in some runs (both at 98 % of the copy).
+#pragma once
+#include "norm_launch.h"
+#include "norm_peeled.cuh"
+#include "vec.cuh"
+
+namespace flashinfer_nb {
+
+namespace norm_detail {
+
+constexpr int kRoundsMaxVec = 2048;  // vectors of 8 a row (d <= 16384): the shared-memory row
+constexpr int kRoundsFromSms = 30;    // rows from 30 x the SM count take it (norm.cuh's dispatch)
+
+template <typename T>
+__global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
+  static_assert(sizeof(T) == 2, "16-bit types");
+  constexpr int kRounds = 2;
+  using V = VecN<T, 8>;
+  __shared__ __align__(16) uint4 xs[kRoundsMaxVec];
+  __shared__ float part[32];
+  const int nvec = p.d / 8, tid = threadIdx.x, nt = blockDim.x;
+  const int64_t row = blockIdx.x;
+  const uint4* in = reinterpret_cast<const uint4*>(static_cast<const T*>(p.input) + row * p.in_stride);
+  uint4* res = reinterpret_cast<uint4*>(static_cast<T*>(p.residual) + row * p.res_stride);
+  uint4* out = reinterpret_cast<uint4*>(static_cast<T*>(p.out) + row * p.out_stride);
+  const uint4* w = static_cast<const uint4*>(p.weight);
+  pdl_wait();
+  float ss = 0.f, ss_odd = 0.f;
+#pragma unroll
+  for (int k = 0; k < kRounds; ++k) {
+    const int i = tid + k * nt;
+    if (k + 1 < kRounds || i < nvec) {  // every round but the last is whole (dispatch)
+      V x, r;
+      *reinterpret_cast<uint4*>(&x) = in[i];
+      *reinterpret_cast<uint4*>(&r) = res[i];
+      add_pairs_rn(x, r);  // residual += x, rounded to T
+      res[i] = *reinterpret_cast<const uint4*>(&x);
+      xs[i] = *reinterpret_cast<const uint4*>(&x);
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) add_square_pair(x, j, ss, ss_odd);
+    }
+    asm volatile("" ::: "memory");  // the next round's loads after this round's stores
+  }
+  pdl_launch_dependents();
+  ss += ss_odd;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  if (tid % 32 == 0) part[tid / 32] = ss;
+  __syncthreads();
+  ss = tid % 32 < nt / 32 ? part[tid % 32] : 0.f;  // every warp sums the warps' partials itself
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  const float rstd = rsqrtf(ss * p.inv_d + p.eps);
+#pragma unroll
+  for (int k = 0; k < kRounds; ++k) {
+    const int i = tid + k * nt;
+    if (k + 1 < kRounds || i < nvec) {
+      const uint4 xu = xs[i], wu = __ldg(w + i);
+      const V& x = *reinterpret_cast<const V*>(&xu);
+      const V& g = *reinterpret_cast<const V*>(&wu);
+      V o;
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) normalise_pair<T>(x, g, j, rstd, p.weight_bias, o);
+      out[i] = *reinterpret_cast<const uint4*>(&o);
+    }
+  }
+}
+
+// The launch: one row a block of ceil(d / 16) threads (whole warps), the first round whole. Rows of 16-bit elements,
+// x / residual / out / weight on 16-byte boundaries, d a multiple of 8 (norm.cuh's kVec = 8), d / 8 <= 2 x 1024 and
+// more than the block: anything else cudaErrorInvalidValue.
+template <typename T>
+cudaError_t dispatch_rounds(const NormParams& p, cudaStream_t stream) {
+  const int nvec = p.d / 8;
+  const int threads = static_cast<int>(ceil_div(ceil_div(nvec, 2), 32) * 32);
+  if (sizeof(T) != 2 || p.d % 8 != 0 || nvec > kRoundsMaxVec || threads > 1024 || threads >= nvec)
+    return cudaErrorInvalidValue;
+  return launch_kernel(FusedRoundsKernel<T>, dim3(static_cast<unsigned>(p.rows)), dim3(static_cast<unsigned>(threads)),
+                       stream, p.pdl, p);
+}
+
+}  // namespace norm_detail
+
+}  // namespace flashinfer_nb
