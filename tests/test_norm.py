@@ -399,10 +399,10 @@ def test_norm_peeled_launch_choices_agree(d):
         assert_close_rel(x2, ref_rmsnorm(r + x, w, 1e-6, 1.0), torch.float16)
 
 
-# issue 19, session 45: the fused op's 16-bit rows of 12288-15360 in 16-byte vectors take the rounds kernel from 30 x the
+# issue 19, session 45: the fused op's 16-bit rows of 12288-15360 in 16-byte vectors take the rounds kernel from 60 x the
 # SMs (norm_rounds.cuh): two rounds of one vector a thread, the second partial where the row does not fill the blocks
 # (13000: 1625 vectors in 832 threads; 15352). Widths on both sides of the range (12280, 15368) and row counts on both
-# sides of 30 x keep the vector kernel; x and the residual written in place between poisoned guard columns above a guard
+# sides of 60 x keep the vector kernel; x and the residual written in place between poisoned guard columns above a guard
 # row; the Gemma weight bias and PDL (where the GPU has it) give the same bits as the plain launch.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
@@ -411,7 +411,7 @@ def test_norm_fused_rounds_rows(d, dtype):
     from flashinfer_nb.utils import cc_of
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows in (30 * sms - 1, 30 * sms, 30 * sms + 3):
+    for rows in (60 * sms - 1, 60 * sms, 60 * sms + 3):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         _check_fused_in_guards(w, x, r, 16)
     x2, r2 = x.clone(), r.clone()

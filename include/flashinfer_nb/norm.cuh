@@ -287,8 +287,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   int sms = 0;  // 0 where the count cannot be read: no decode rule, no late residual
   if (get_sm_count(&sms) != cudaSuccess) sms = 0;
   const int64_t sm64 = sms;
-  // The fused op's 16-bit rows of 12288-15360 in 16-byte vectors from 30 x the SMs: the rounds kernel (norm_rounds.cuh;
-  // session 45: +0.1 to +2.0 % over the vector kernel's 4 vectors a thread at 4000-65536 rows, H200).
+  // The fused op's 16-bit rows of 12288-15360 in 16-byte vectors from 60 x the SMs: the rounds kernel (norm_rounds.cuh;
+  // session 45: +0.1 to +2.0 % over the vector kernel's 4 vectors a thread at 8192-65536 rows on the H200, +-0.2 % on
+  // the H100).
   if constexpr (kFused && kVec == 8 && sizeof(T) == 2) {
     if (vpt_hint == 0 && sms > 0 && p.d >= 12288 && p.d <= 15360 && p.rows >= kRoundsFromSms * sm64)
       return dispatch_rounds<T>(p, stream);

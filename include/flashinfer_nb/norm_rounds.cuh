@@ -11,7 +11,9 @@
 // faster at 14336-15360 x 16384+ rows: the one place left under 1.00x (sessions 34-44). Against the vector kernel at
 // 4000-65536 rows: both rounds' loads issued together +0.1 to +0.5 %; round by round (this kernel) 12288 +0.5 to +2.0 %,
 // 12800 +0.7 to +1.1 %, 13312 +0.4 to +1.6 %, 14336 +0.2 to +0.8 %, 14848 +0.2 to +0.7 %, 15360 +0.1 to +0.6 %. Under 4000
-// rows it loses as often as it wins (-3.4 to +4.2 % at 600-2000), so it starts at 30 x the SMs. Not taken: three rounds
+// rows it loses as often as it wins (-3.4 to +4.2 % at 600-2000). On the H100, already at its copy ceiling there, it is
+// -0.4 to -0.2 % at 4000 rows and -0.2 to +0.1 % at 16384-32768 (NVIDIA_H100_lib_ab_rounds_s45.txt), so it starts at
+// 60 x the SMs (7920 rows on 132), where the H200 gains +0.3 to +1.0 % at 8192 rows. Not taken: three rounds
 // (at 15360 0.3-0.4 % behind two, at 12288 -1.1 % against the vector kernel), four (-1.3 % at 16384), the 16384-wide rows
 // (-0.7 %: the vector kernel's 512-thread blocks already hold two rounds' worth), 1024-thread blocks as FlashInfer's
 // (-0.3 to +0.8 %), the sum kept as fp32 as FlashInfer does (+-0.5 %), the most shared memory and least L1 (carveout 100:
@@ -27,7 +29,7 @@ namespace flashinfer_nb {
 namespace norm_detail {
 
 constexpr int kRoundsMaxVec = 2048;  // vectors of 8 a row (d <= 16384): the shared-memory row
-constexpr int kRoundsFromSms = 30;    // rows from 30 x the SM count take it (norm.cuh's dispatch)
+constexpr int kRoundsFromSms = 60;    // rows from 60 x the SM count take it (norm.cuh's dispatch)
 
 template <typename T>
 __global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
