@@ -25,7 +25,7 @@ namespace flashinfer_nb {
 
 namespace norm_detail {
 
-// The two kernels' shared steps: the elements (j, j + 1) of a loaded vector x into the sums of squares, even and odd
+// The kernels' shared steps (these two and norm_rounds.cuh's): the elements (j, j + 1) of a loaded vector x into the sums of squares, even and odd
 // elements apart (two chains of FMAs after the load, not one) ...
 template <typename VX>
 __device__ __forceinline__ void add_square_pair(const VX& x, int j, float& ss, float& ss_odd) {

@@ -37,7 +37,6 @@ __global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
   constexpr int kRounds = 2;
   using V = VecN<T, 8>;
   __shared__ __align__(16) uint4 xs[kRoundsMaxVec];
-  __shared__ float part[32];
   const int nvec = p.d / 8, tid = threadIdx.x, nt = blockDim.x;
   const int64_t row = blockIdx.x;
   const uint4* in = reinterpret_cast<const uint4*>(static_cast<const T*>(p.input) + row * p.in_stride);
@@ -65,11 +64,7 @@ __global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
   ss += ss_odd;
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
-  if (tid % 32 == 0) part[tid / 32] = ss;
-  __syncthreads();
-  ss = tid % 32 < nt / 32 ? part[tid % 32] : 0.f;  // every warp sums the warps' partials itself
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = sum_warp_partials<32>(ss);  // up to 32 warps: 1024 threads
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 #pragma unroll
   for (int k = 0; k < kRounds; ++k) {

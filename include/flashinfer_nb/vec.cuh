@@ -153,7 +153,7 @@ __device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const Vec
 }
 #endif
 
-// The block's sum of per-warp sums (blocks of whole warps, up to kSlots = 16 or 20 of them): lane 0 of
+// The block's sum of per-warp sums (blocks of whole warps, up to kSlots = 16, 20 or 32 of them): lane 0 of
 // each warp holds its warp's sum in `ss` (after the warp's shuffles). One barrier, then every thread adds all the slots
 // itself (kSlots / 4 16-byte shared-memory reads issued together, a tree of adds; the slots of warps the block does not
 // have are zeroed before the barrier by threads of warp 0). A second round of five dependent shuffles took ~150 cycles
@@ -161,7 +161,7 @@ __device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const Vec
 constexpr int kMaxBlockWarps = 16;
 template <int kSlots = kMaxBlockWarps>
 __device__ __forceinline__ float sum_warp_partials(float ss) {
-  static_assert(kSlots == 16 || kSlots == 20, "four or five float4 reads below");
+  static_assert(kSlots == 16 || kSlots == 20 || kSlots == 32, "four, five or eight float4 reads below");
   __shared__ __align__(16) float partial[kSlots];
   const int nwarps = blockDim.x / 32;
   if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = ss;
@@ -173,9 +173,13 @@ __device__ __forceinline__ float sum_warp_partials(float ss) {
                     (((c.x + c.y) + (c.z + c.w)) + ((e.x + e.y) + (e.z + e.w)));
   if constexpr (kSlots == 16) {
     return s16;
-  } else {
+  } else if constexpr (kSlots == 20) {
     const float4 f = q[4];
     return s16 + ((f.x + f.y) + (f.z + f.w));
+  } else {
+    const float4 f = q[4], g = q[5], h = q[6], k = q[7];
+    return s16 + ((((f.x + f.y) + (f.z + f.w)) + ((g.x + g.y) + (g.z + g.w))) +
+                  (((h.x + h.y) + (h.z + h.w)) + ((k.x + k.y) + (k.z + k.w))));
   }
 }
 
