@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from flashinfer_nb.jit.core import gen_jit_spec, generated_source
-from flashinfer_nb.bench import bench_host_times
+from flashinfer_nb.bench import bench_host_times, paired_us
 from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
 from flashinfer_nb.activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul
 
@@ -230,7 +230,7 @@ def call_boundary(fi_norm, fi_acts, rows=1, h=4096, inter=14336, dt=torch.bfloat
         base = got['module function']
         for k, v in got.items():
             paired = '' if k == 'module function' else \
-                f"  paired {1e3 * statistics.median(t - t0 for t, t0 in zip(v, base)):+6.2f}"
+                f"  paired {paired_us(v, base):+6.2f}"
             lines.append(f"  {op:<18} {k:<28} {1e3 * statistics.median(v):6.2f}{paired}")
     return lines
 

@@ -155,6 +155,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'flashinfer_nb.bench.load_routines': ('bench.html#load_routines', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.main': ('bench.html#main', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.make_plans': ('bench.html#make_plans', 'flashinfer_nb/bench.py'),
+                                     'flashinfer_nb.bench.paired_us': ('bench.html#paired_us', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.plot_rows': ('bench.html#plot_rows', 'flashinfer_nb/bench.py'),
                                      'flashinfer_nb.bench.run_routine': ('bench.html#run_routine', 'flashinfer_nb/bench.py')},
             'flashinfer_nb.bench_magic': { 'flashinfer_nb.bench_magic.BenchMagics': ( 'bench_magic.html#benchmagics',

@@ -12,8 +12,8 @@ from .testing import bench_gpu_time, bench_record, copy_bandwidth, plot_bench, w
 
 # %% auto #0
 __all__ = ['ROUTINES', 'LOG2_SIZES', 'BenchCase', 'Routine', 'bench_routine', 'load_routines', 'build_parser', 'Plan',
-           'make_plans', 'format_plan', 'check_against_reference', 'bench_host_times', 'bench_host_time', 'run_routine',
-           'format_table', 'plot_rows', 'main']
+           'make_plans', 'format_plan', 'check_against_reference', 'bench_host_times', 'bench_host_time', 'paired_us',
+           'run_routine', 'format_table', 'plot_rows', 'main']
 
 # %% ../nbs/04a_bench.ipynb #c006
 @dataclass
@@ -268,6 +268,10 @@ def bench_host_time(fn, args=(), kwargs=None, **kw) -> 'BenchTimes':
 # a routine timed by it takes its backends in turns (`run_routine`)
 bench_host_time.together = bench_host_times
 
+def paired_us(times, base) -> float:
+    "µs: the median of the round-by-round differences `times[i] - base[i]` (ms samples taken in turns, `bench_host_times`)."
+    return 1e3 * statistics.median(t - t0 for t, t0 in zip(times, base))
+
 def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | None = None, bench_fn=None,
                 verbose: int = 0, log=print, **bench_kwargs) -> list[dict]:
     "Time every backend of `plan` on every case; returns one row per (case, backend)."
@@ -293,7 +297,7 @@ def run_routine(plan: Plan, *, refcheck: bool = False, ceiling_tbps: float | Non
             if together is not None:
                 times, rc = timed[b], rc_all
                 if r.paired_baseline in timed and b != r.paired_baseline:  # round by round, then the median
-                    over_base = 1e3 * statistics.median(t - t0 for t, t0 in zip(times, timed[r.paired_baseline]))
+                    over_base = paired_us(times, timed[r.paired_baseline])
             else:
                 with RunConditions() as rc: times = bench(fn, (), inputs, **bench_kwargs)
             rec = bench_record(b, case.x if case.x is not None else case.label, times, nbytes=case.nbytes, flops=case.flops)
