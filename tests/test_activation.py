@@ -252,6 +252,37 @@ def test_act_shifted_hint():
                             torch.randn(2, 128, device='cuda', dtype=torch.bfloat16), False, 83)
 
 
+# issue 19, session 46: short rows of narrow vectors (16-bit). Rows of 257-512 narrow vectors (313, 457: single
+# elements; 770, 1022: 2-element vectors; 1540, 2044: 4-element) take one block of exactly their vectors from past decode
+# to 6 x the SMs, then a block of 64-128 threads a row. Past the narrow rows' bound (7 or 8 x the SMs) rows of at most
+# 512 narrow vectors take 8 bytes of each operand a thread while rows x the row's threads stays within 5 x 256 x the
+# SMs, 16 bytes past it (73, 135, 249, 250, 252, 460 too). Row counts on both sides of each bound; the output between
+# poisoned guard columns above a poisoned guard row, from a strided input. fp32 keeps its rule: the same rows.
+def _half_bytes_bound(d, sms):
+    "The last row count at which a 16-bit row of d takes 8 bytes of each operand a thread (the launcher's rule)."
+    vec = next(v for v in (8, 4, 2, 1) if d % v == 0)
+    half_work = -(-(d // vec) // (8 // vec // 2))
+    row_threads = 1 << (half_work - 1).bit_length() if half_work <= 32 else -(-half_work // 32) * 32
+    return 5 * 256 * sms // row_threads
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize('d', [73, 135, 249, 250, 252, 313, 457, 460, 770, 1022, 1540, 2044])
+def test_act_odd_short_rows(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    bound = _half_bytes_bound(d, sms)
+    rows_list = sorted({2 * sms + 1, 6 * sms, 6 * sms + 1, 7 * sms + 1, 8 * sms + 1, bound, bound + 1, 4099})
+    for name, (fn, act) in OPS.items():
+        for rows in rows_list:
+            assert _act_in_guards(fn, act, rows, d, dtype, 24), (name, d, rows, 'wrote outside its rows')
+
+@pytest.mark.cuda
+def test_half_bytes_bound_examples():
+    # the helper above against rows worked out by hand (132 SMs): 249 odd -> 63 threads of 4 -> 64 a row;
+    # 73 -> 19 -> 32; 1022 (2-element vectors, 511) -> 256; 460 (4-element, 115) -> 128
+    assert [_half_bytes_bound(d, 132) for d in (249, 73, 1022, 460)] == [2640, 5280, 660, 1320]
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))

@@ -297,11 +297,34 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // H200, lib_ab, both dtypes (NVIDIA_H200_lib_ab_narrow_rows_s39.txt): 300-600 rows x 73-498 wide +2 to +15 %;
   // 529-700 x 82-148 +1 to +8 %, 827-924 -2 to +4 %; 529-1056 x 314 and 498 +1 to +6 %. Past that, rows share blocks
   // (below).
+  // Session 46: 16-bit rows of 257-512 narrow vectors too (odd 257-511 wide, 514-1022, 1028-2044) up to 6 x the SMs,
+  // as one block of exactly the row's vectors (the 2 x kThreads kernel, as at decode). They had a block of 64-128
+  // threads a row, 16 bytes a thread: H200, lib_ab, both dtypes, SiLU / GELU / GELU-tanh
+  // (NVIDIA_H200_lib_ab_odd_short_s46.txt), 300-700 rows x 313-2044 wide -0.6 to +20 % (457 x 300 +18 %, 1022 x 700
+  // SiLU -0.5 / +0.6 %); at 1000 rows x 770 and 1022 (4-byte vectors) SiLU and GELU-tanh -1.3 to -2.8 %, the rest
+  // -0.7 to +7.7 %, hence 6 x, not 8 x.
   const int64_t narrow_rows = (d / vec >= 128 ? 8 : 7) * static_cast<int64_t>(sms);
   const bool narrow_latency =
-      hint == 0 && !decode && vec < kMaxVec && sms > 0 && d / vec <= kThreads && rows <= narrow_rows;
+      hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
+      (d / vec <= kThreads ? rows <= narrow_rows
+                           : sizeof(T) == 2 && d / vec <= 2 * kThreads && rows <= 6 * static_cast<int64_t>(sms));
   const bool one = hint != 0 ? hint_per == 1 : decode || narrow_latency;
-  const int per = one ? 1 : kMaxVec / vec;           // vectors per thread: 16 bytes of each operand
+  int per = one ? 1 : kMaxVec / vec;  // vectors per thread: 16 bytes of each operand
+  // Past narrow_rows, 16-bit rows of at most 2 x kThreads narrow vectors take 8 bytes of each operand a thread (half
+  // the vectors, twice the threads) while the grid so made stays within 5 x kThreads threads an SM (one wave, room
+  // to spare); past that, 16 bytes. 16 bytes a thread there left ~1.4 blocks an SM at 1441 x 249 and every thread 8
+  // elements of math in a row: GELU 0.96 x FlashInfer on the H100 (session 45). H200, lib_ab, both dtypes, SiLU / GELU
+  // / GELU-tanh, 1100-8000 rows x 73-501 wide of 1-, 2- and 4-element vectors (NVIDIA_H200_lib_ab_odd_short_s46.txt):
+  // half the bytes +2 to +11 % inside the bound (GELU 249 x 1100 +8 %), and -5 to -20 % past it (135 x 3500, 460 x
+  // 8000), hence the bound.
+  if (sizeof(T) == 2 && hint == 0 && !decode && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
+      d / vec <= 2 * kThreads) {
+    const int64_t half_work = ceil_div(d / vec, per / 2);  // threads a row at 8 bytes of each operand
+    int64_t row_threads = ceil_div(half_work, int64_t{32}) * 32;
+    if (half_work <= 32)
+      for (row_threads = 1; row_threads < half_work;) row_threads *= 2;
+    if (rows * row_threads <= 5 * kThreads * static_cast<int64_t>(sms)) per /= 2;
+  }
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
   const int cap = hint != 0 ? hint_threads : kThreads;
@@ -339,6 +362,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     // the split above
   } else if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
+  } else if (narrow_latency && blocks > 1) {
+    blocks = 1, threads = static_cast<int>(work);  // 257-512 vectors (16-bit): one block of exactly them, see above
   } else if (hint == 0 && blocks > 1) {
     // Otherwise the row's blocks share its work evenly (warp-rounded): at 8960 wide (1120 threads of work) five
     // blocks of 224 threads instead of four of 256 and one of 96, so every block of the grid takes as long.
@@ -381,6 +406,11 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const bool exact = per == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
+    constexpr int kHalf = kMaxVec / kVec / 2 > 0 ? kMaxVec / kVec / 2 : 1;
+    if constexpr (sizeof(T) == 2)  // 8 bytes of each operand a thread (the half-bytes rule above)
+      if (rows_per_block > 1 && per != kMaxVec / kVec)
+        return launch_kernel(ActAndMulKernel<T, Act, kVec, kHalf, false, true>, grid, dim3(threads, rows_per_block),
+                             stream, pdl, in, in_stride, out, out_stride, d, rows);
     if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec, false, true>, grid,
                            dim3(threads, rows_per_block), stream, pdl, in, in_stride, out, out_stride, d, rows);
@@ -400,6 +430,10 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     if (per == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1>, grid, dim3(threads), stream, pdl, in, in_stride, out,
                            out_stride, d, rows);
+    if constexpr (sizeof(T) == 2)
+      if (per != kMaxVec / kVec)  // 8 bytes of each operand (the half-bytes rule)
+        return launch_kernel(ActAndMulKernel<T, Act, kVec, kHalf>, grid, dim3(threads), stream, pdl, in, in_stride,
+                             out, out_stride, d, rows);
     return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec>, grid, dim3(threads), stream, pdl, in,
                          in_stride, out, out_stride, d, rows);
   };
