@@ -316,7 +316,9 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // elements of math in a row: GELU 0.96 x FlashInfer on the H100 (session 45). H200, lib_ab, both dtypes, SiLU / GELU
   // / GELU-tanh, 1100-8000 rows x 73-501 wide of 1-, 2- and 4-element vectors (NVIDIA_H200_lib_ab_odd_short_s46.txt):
   // half the bytes +2 to +11 % inside the bound (GELU 249 x 1100 +8 %), and -5 to -20 % past it (135 x 3500, 460 x
-  // 8000), hence the bound.
+  // 8000), hence the bound. After, against FlashInfer: GELU 1441 x 249 1.012-1.025x on the H100 (was 0.960), 1.06x on
+  // the H200 (NVIDIA_H*_bench_odd_short_s46.txt). The H100 gains from 8 bytes further out (457-460 wide to 3500 rows,
+  // where the H200 loses): NOTES.md, session 46.
   if (sizeof(T) == 2 && hint == 0 && !decode && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
       d / vec <= 2 * kThreads) {
     const int64_t half_work = ceil_div(d / vec, per / 2);  // threads a row at 8 bytes of each operand
