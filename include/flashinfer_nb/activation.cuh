@@ -261,6 +261,14 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   auto even_threads = [](int64_t work, int64_t blocks) {
     return static_cast<int>(ceil_div(ceil_div(work, blocks), int64_t{32}) * 32);
   };
+  // A row's work in a block it shares with other rows: the power of two at or above it up to 32, else whole warps (so a
+  // warp holds whole rows): blockDim.x of the shared-rows launch below
+  auto shared_row_threads = [](int64_t work) {
+    if (work > 32) return ceil_div(work, int64_t{32}) * 32;
+    int64_t t = 1;
+    while (t < work) t *= 2;
+    return t;
+  };
   // The grid: `blocks` a row on x, blocks of rows on grid.y (<= 65535) and grid.z, split evenly over the fewest slabs:
   // at most z - 1 rows' blocks past the last row, which return at once. (Session 28 filled grid.y to 65535 first:
   // 65536 rows made a second slab of 65535 rows with one real one, 262k blocks that did nothing but be scheduled,
@@ -321,10 +329,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // where the H200 loses): NOTES.md, session 46.
   if (sizeof(T) == 2 && hint == 0 && !decode && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
       d / vec <= 2 * kThreads) {
-    const int64_t half_work = ceil_div(d / vec, per / 2);  // threads a row at 8 bytes of each operand
-    int64_t row_threads = ceil_div(half_work, int64_t{32}) * 32;
-    if (half_work <= 32)
-      for (row_threads = 1; row_threads < half_work;) row_threads *= 2;
+    const int64_t row_threads = shared_row_threads(ceil_div(d / vec, per / 2));  // at 8 bytes of each operand
     if (rows * row_threads <= 5 * kThreads * static_cast<int64_t>(sms)) per /= 2;
   }
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
@@ -383,10 +388,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   int rows_per_block = 1;
   if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) &&
       blocks == 1 && 4 * threads <= kThreads) {
-    if (work <= 32) {
-      threads = 1;
-      while (threads < work) threads *= 2;
-    }
+    threads = static_cast<int>(shared_row_threads(work));  // = the warp-rounded count past 32 (<= 64 here)
     rows_per_block = kThreads / threads;
   }
   // A row of one block that no rows share gets exactly its work's threads (FlashInfer's block is d / vec too), so the
@@ -408,7 +410,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   const bool exact = per == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
     constexpr int kVec = decltype(vec_c)::value;
-    constexpr int kHalf = kMaxVec / kVec / 2 > 0 ? kMaxVec / kVec / 2 : 1;
+    [[maybe_unused]] constexpr int kHalf = kMaxVec / kVec / 2 > 0 ? kMaxVec / kVec / 2 : 1;  // 16-bit only
     if constexpr (sizeof(T) == 2)  // 8 bytes of each operand a thread (the half-bytes rule above)
       if (rows_per_block > 1 && per != kMaxVec / kVec)
         return launch_kernel(ActAndMulKernel<T, Act, kVec, kHalf, false, true>, grid, dim3(threads, rows_per_block),
