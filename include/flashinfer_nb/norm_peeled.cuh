@@ -25,8 +25,8 @@ namespace flashinfer_nb {
 
 namespace norm_detail {
 
-// The kernels' shared steps (these two and norm_rounds.cuh's): the elements (j, j + 1) of a loaded vector x into the sums of squares, even and odd
-// elements apart (two chains of FMAs after the load, not one) ...
+// The kernels' shared steps (these two and norm_rounds.cuh's): the elements (j, j + 1) of a loaded vector x into the
+// sums of squares, even and odd elements apart (two chains of FMAs after the load, not one) ...
 template <typename VX>
 __device__ __forceinline__ void add_square_pair(const VX& x, int j, float& ss, float& ss_odd) {
   const float2 v = to_float2(x, j);
@@ -187,8 +187,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
     }
   }
   ss += ss_odd;
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = warp_sum(ss);
   ss = sum_warp_partials<kFused && kVPT == 4 && !kEarly ? 20 : kMaxBlockWarps>(ss);  // 17 warps: 5 float4 slots
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 
@@ -314,8 +313,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
     add_square_pair(xw, 0, ss, ss_odd);
   }
   ss += ss_odd;
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = warp_sum(ss);
   ss = sum_warp_partials(ss);
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 

@@ -62,8 +62,7 @@ __global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
   }
   pdl_launch_dependents();
   ss += ss_odd;
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  ss = warp_sum(ss);
   ss = sum_warp_partials<32>(ss);  // up to 32 warps: 1024 threads
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 #pragma unroll

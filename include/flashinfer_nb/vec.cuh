@@ -153,6 +153,13 @@ __device__ __forceinline__ void add_pairs_rn(VecN<nv_bfloat16, kN>& x, const Vec
 }
 #endif
 
+// A warp's sum of `v`, in every lane: five xor shuffles (the step before sum_warp_partials).
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
 // The block's sum of per-warp sums (blocks of whole warps, up to kSlots = 16, 20 or 32 of them): lane 0 of
 // each warp holds its warp's sum in `ss` (after the warp's shuffles). One barrier, then every thread adds all the slots
 // itself (kSlots / 4 16-byte shared-memory reads issued together, a tree of adds; the slots of warps the block does not
