@@ -21,7 +21,7 @@ import torch.nn.functional as F
 
 from flashinfer_nb.jit.core import gen_jit_spec, generated_source
 from flashinfer_nb.bench import bench_host_times, paired_us
-from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm, gemma_rmsnorm, gemma_fused_add_rmsnorm
 from flashinfer_nb.activation import silu_and_mul, gelu_and_mul, gelu_tanh_and_mul
 
 # the gated activations: ours, torch's reference of the activation, the variable holding FlashInfer's device function
@@ -337,7 +337,7 @@ def check_memory(need, free, total):
 
 def verdict(res, goal=1.05):
     "Summary lines: how many cases at each FI/ours level, and of those under `goal`, how many the copy ceiling allows."
-    rows = [t for label, t in res if 'flashinfer' in t]
+    rows = [t for label, t in res if 'flashinfer' in t and 'ours' in t]
     if not rows: return []
     r = [t['flashinfer'] / t['ours'] for t in rows]
     under = [t for t, x in zip(rows, r) if x < goal]
@@ -354,7 +354,7 @@ def recheck(res, cases, times, rerun, goal=1.05):
     table and in every rerun, and their median; then how many stay under the goal by that median."""
     fns = dict(cases)
     under = [(label.removesuffix(' ~'), t['flashinfer'] / t['ours']) for label, t in res
-             if 'flashinfer' in t and t['flashinfer'] / t['ours'] < goal]
+             if 'flashinfer' in t and 'ours' in t and t['flashinfer'] / t['ours'] < goal]
     if times <= 0 or not under: return []
     lines = ['', f"recheck: the {len(under)} cases under {goal:.2f}x timed {times} more times "
                  "(FI/ours in the table, then in each rerun; their median)"]
@@ -382,6 +382,12 @@ def main():
     ap.add_argument('--inter', nargs='+', type=int, help='gated-activation output widths d (default: 8960 ... 7170)')
     ap.add_argument('--acts', nargs='+', default=['silu'], choices=list(ACTS), help='gated activations to time (default: silu)')
     ap.add_argument('--no-norm', action='store_true', help='skip the norm rows (e.g. with --acts gelu gelu_tanh)')
+    ap.add_argument('--gemma', action='store_true',
+                    help='also time gemma_rmsnorm and gemma_fused_add_rmsnorm (FlashInfer: GemmaRMSNorm, GemmaFusedAddRMSNorm) '
+                         'at every norm shape')
+    ap.add_argument('--qk', nargs='+', default=[], metavar='BxHxD',
+                    help="also time rmsnorm on 3-D input (batch x heads x head_dim, FlashInfer's per-head QKRMSNorm kernel), "
+                         "contiguous and as the query slice of a (batch, 2 x heads, head_dim) buffer (strided heads)")
     ap.add_argument('--no-host', action='store_true', help='skip the host-time-per-call section')
     ap.add_argument('--pdl-chain', nargs='+', type=int, metavar='ROWS',
                     help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
@@ -403,6 +409,8 @@ def main():
     else:
         norm_pairs, act_pairs = list(itertools.product(hiddens, rows_list)), list(itertools.product(inter, rows_list))
     if a.no_norm: norm_pairs = []
+    qk_shapes = [tuple(int(v) for v in q.lower().split('x')) for q in a.qk]
+    if any(len(q) != 3 or min(q) < 1 for q in qk_shapes): ap.error(f'--qk takes BxHxD shapes, got {a.qk}')
     if not a.no_table:
         check_memory(pairs_bytes(a.dtypes, norm_pairs, act_pairs, len(a.acts)), *torch.cuda.mem_get_info())
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
@@ -427,6 +435,27 @@ def main():
                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}
                 if (cp := copy_ceiling_fn(copy_mod, x, r)) is not None: fused['copy'] = cp
                 cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", fused))
+                if a.gemma:
+                    g = {'ours': lambda x=x, w=w, o=o: gemma_rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
+                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.gemma_rmsnorm(o, x, w, 1e-6, False)}
+                    if 'copy' in plain: g['copy'] = plain['copy']
+                    cases.append((f"gemma_rmsnorm {rows}x{h} {dt}", g))
+                    gf = {'ours': lambda x=x, r=r, w=w: gemma_fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
+                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.gemma_fused_add_rmsnorm(x, r, w, 1e-6, False)}
+                    if 'copy' in fused: gf['copy'] = fused['copy']
+                    cases.append((f"gemma_fused_add_rmsnorm {rows}x{h} {dt}", gf))
+        for b, heads, hd in qk_shapes:
+            w = torch.randn(hd, device='cuda', dtype=dtype)
+            for kind in ('contiguous', 'strided'):
+                if kind == 'contiguous': x = torch.randn(b, heads, hd, device='cuda', dtype=dtype)
+                else: x = torch.randn(b, 2 * heads, hd, device='cuda', dtype=dtype)[:, :heads]
+                o = torch.empty_like(x)
+                qk = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
+                      'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
+                try: qk['ours']()
+                except ValueError: del qk['ours']   # a library without strided heads: FlashInfer's time alone
+                if kind == 'contiguous' and (cp := copy_ceiling_fn(copy_mod, x)) is not None: qk['copy'] = cp
+                cases.append((f"rmsnorm(qk) {b}x{heads}x{hd} {kind[:6]} {dt}", qk))
         for act_name in a.acts:
             ours_fn, ref_act, _ = ACTS[act_name]
             fi_fn = getattr(fi_acts[act_name], f'{act_name}_and_mul')
@@ -464,6 +493,8 @@ def main():
                   "more; the median over all rounds); '~': no steady pass",
                   f"{'case':<36} {'ours us':>8} {'FI us':>8} {'torch us':>9} {'FI/ours':>8} {'copy us':>8} {'copy %':>7} {'over floor':>10} {'FI/copy':>8}"]
     for label, t in res:
+        if 'ours' not in t:
+            lines.append(f"{label:<36} {'-':>8} {t['flashinfer']:8.2f}"); continue
         if 'flashinfer' not in t:
             lines.append(f"{label:<36} {t['ours']:8.2f}"); continue
         cp = f" {t['copy']:8.2f} {100 * t['copy'] / t['ours']:7.1f}" if 'copy' in t else f" {'':8} {'':7}"

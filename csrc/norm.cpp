@@ -16,16 +16,18 @@ namespace {
 
 using flashinfer_nb::RowsView;
 
-RowsView check_rows(TensorView t, const char* name) {
+// groups: rmsnorm also takes rows in two levels (the heads of a strided query slice; norm_heads.cuh)
+RowsView check_rows(TensorView t, const char* name, bool groups = false) {
   CHECK_CUDA(t);
   if (!flashinfer_nb::is_float_dtype(t.dtype()))
     TVM_FFI_THROW(ValueError) << name << " has dtype " << flashinfer_nb::dtype_name(t.dtype())
                               << "; expected float16, bfloat16 or float32";
   if (t.ndim() < 1) TVM_FFI_THROW(ValueError) << name << " must have at least one dimension (..., hidden)";
   RowsView r;
-  if (!flashinfer_nb::as_rows(t, &r))
+  if (!flashinfer_nb::as_rows(t, &r, groups))
     TVM_FFI_THROW(ValueError) << name << " must be contiguous in its last dimension, with leading dimensions "
-                              << "that flatten into rows without a copy";
+                              << (groups ? "that flatten into rows, or into groups of evenly spaced rows, without a copy"
+                                         : "that flatten into rows without a copy");
   if (r.cols > 32768) TVM_FFI_THROW(ValueError) << name << " has hidden size " << r.cols << "; at most 32768 is supported";
   return r;
 }
@@ -99,14 +101,38 @@ flashinfer_nb::norm_detail::NormParams params(TensorView input, const RowsView& 
   return p;
 }
 
+// rmsnorm over rows in two levels: `heads` rows a group, each view's row and group strides (a one-level view: its
+// rows split the same way). The tuned table and vpt_hint are for the kernels of norm.cuh.
+void run_heads(flashinfer_nb::norm_detail::NormParams p, const RowsView& ri, const RowsView& ro, DLDevice device,
+               DLDataType dtype, int64_t vpt_hint) {
+  if (vpt_hint != 0)
+    TVM_FFI_THROW(ValueError) << "rmsnorm: vpt_hint is for rows of one stride; these rows are in groups of two strides";
+  const int64_t heads = ri.heads > 0 ? ri.heads : ro.heads;
+  if ((ri.heads > 0 && ri.heads != heads) || (ro.heads > 0 && ro.heads != heads))
+    TVM_FFI_THROW(ValueError) << "input and out group their rows differently (groups of " << ri.heads << " and "
+                              << ro.heads << " rows); make one of them contiguous";
+  p.heads = heads;
+  p.in_gstride = ri.heads > 0 ? ri.gstride : ri.stride * heads;
+  p.out_gstride = ro.heads > 0 ? ro.gstride : ro.stride * heads;
+  tvm::ffi::CUDADeviceGuard guard(device.device_id);
+  const cudaStream_t stream = flashinfer_nb::get_stream(device);
+  DISPATCH_FLOAT_DTYPE(dtype, c_type, [&] {
+    const cudaError_t st = flashinfer_nb::RMSNormHeadsLauncher<c_type>(p, stream);
+    if (st == cudaErrorInvalidValue) TVM_FFI_THROW(ValueError) << "rmsnorm: " << p.rows << " rows in groups are too many";
+    CHECK_CUDA_SUCCESS(st, "rmsnorm");
+    return true;
+  });
+}
+
 }  // namespace
 
-// out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (..., d).
+// out = input * rsqrt(mean(input^2, -1) + eps) * (weight + weight_bias); input, out: (..., d), rows of one stride or
+// two levels (norm_heads.cuh).
 // enable_pdl: None (programmatic dependent launch where the device has it, sm_90+), True or False.
 void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyView eps, double weight_bias,
              int64_t vpt_hint, tvm::ffi::AnyView enable_pdl) {
-  const RowsView ri = check_rows(input, "input");
-  const RowsView ro = check_rows(out, "out");
+  const RowsView ri = check_rows(input, "input", true);
+  const RowsView ro = check_rows(out, "out", true);
   check_same(out, "out", input);
   check_weight(weight, input, ri.cols);
   const double e = check_eps(eps);
@@ -118,6 +144,7 @@ void rmsnorm(TensorView out, TensorView input, TensorView weight, tvm::ffi::AnyV
   p.pdl = flashinfer_nb::resolve_pdl(enable_pdl, input.device().device_id);
   p.out = flashinfer_nb::data_ptr<void>(out);
   p.out_stride = ro.stride;
+  if (ri.heads > 0 || ro.heads > 0) return run_heads(p, ri, ro, input.device(), input.dtype(), vpt_hint);
   run<false>(p, input.device(), input.dtype(), vpt_hint, "rmsnorm");
 }
 

@@ -151,12 +151,16 @@ inline bool same_dtype(DLDataType a, DLDataType b) {
 // deliberately strict: a refusal of a valid call only costs the Python checks and one more call.
 namespace flashinfer_nb {
 
-// `t` as (rows, cols) rows of a row-major matrix: last dimension contiguous, leading dimensions collapsible
-// into one without a copy (every leading stride is the next one's stride times its size, size-1 dims included).
+// `t` as (rows, cols) rows: last dimension contiguous, leading dimensions collapsible into one without a copy
+// (each leading stride is the next one's stride times its size; size-1 dims, whose strides address nothing, are
+// skipped, as torch's view skips them). With `groups`, two levels are taken too: rows in groups of `heads` rows
+// `stride` apart, the groups `gstride` apart (the heads of a query slice of a fused QKV buffer: (batch, heads, d)
+// with strides (3 * heads * d, d, 1)); heads = 0 means one level. More than two levels: false.
 struct RowsView {
   int64_t rows, cols, stride;
+  int64_t heads = 0, gstride = 0;
 };
-inline bool as_rows(TensorView t, RowsView* r) {
+inline bool as_rows(TensorView t, RowsView* r, bool groups = false) {
   const int nd = t.ndim();
   if (nd < 1) return false;
   const int64_t* sh = t.shape().data();
@@ -166,10 +170,24 @@ inline bool as_rows(TensorView t, RowsView* r) {
   for (int i = 0; i < nd - 1; ++i) rows *= sh[i];
   r->rows = rows;
   r->cols = sh[nd - 1];
-  r->stride = nd >= 2 ? st[nd - 2] : sh[nd - 1];
+  r->stride = r->cols;  // one row or none: any stride will do, and this one keeps every vector width
+  r->heads = r->gstride = 0;
   if (rows == 0 || r->cols == 0) return true;
-  for (int i = nd - 3; i >= 0; --i)
-    if (st[i] != st[i + 1] * sh[i + 1]) return false;
+  int levels = 0;
+  int64_t size = 1, stride = 0;  // the level being merged: `size` rows `stride` apart
+  for (int i = nd - 2; i >= 0; --i) {
+    if (sh[i] == 1) continue;
+    if (levels > 0 && st[i] == stride * size) {  // the same level goes on
+      size *= sh[i];
+      continue;
+    }
+    if (++levels > (groups ? 2 : 1)) return false;
+    if (levels == 2) r->heads = size;  // the inner level's rows form the groups
+    size = sh[i];
+    stride = st[i];
+    if (levels == 1) r->stride = stride;
+  }
+  if (levels == 2) r->gstride = stride;
   return true;
 }
 
@@ -189,11 +207,12 @@ inline bool is_float_dtype(DLDataType dt) {
   return dt.lanes == 1 && ((dt.code == kDLFloat && (dt.bits == 16 || dt.bits == 32)) || (dt.code == kDLBfloat && dt.bits == 16));
 }
 
-// Byte span [lo, hi) of the elements of a rows view (rows > 0, cols > 0).
+// Byte span [lo, hi) of the elements of a rows view (rows > 0, cols > 0), one level or two.
 inline void row_span(TensorView t, const RowsView& r, uintptr_t* lo, uintptr_t* hi) {
   const int64_t es = t.dtype().bits / 8;
   *lo = reinterpret_cast<uintptr_t>(static_cast<char*>(t.data_ptr()) + t.byte_offset());
-  *hi = *lo + static_cast<uintptr_t>(((r.rows - 1) * r.stride + r.cols) * es);
+  const int64_t last = r.heads > 0 ? (r.rows / r.heads - 1) * r.gstride + (r.heads - 1) * r.stride : (r.rows - 1) * r.stride;
+  *hi = *lo + static_cast<uintptr_t>((last + r.cols) * es);
 }
 
 // 'n'one, 's'ame (the identical view) or 'p'artial overlap of two rows views of equal shape and dtype.
@@ -203,7 +222,7 @@ inline char overlap(TensorView a, const RowsView& ra, TensorView b, const RowsVi
   row_span(a, ra, &a0, &a1);
   row_span(b, rb, &b0, &b1);
   if (a1 <= b0 || b1 <= a0) return 'n';
-  return a0 == b0 && ra.stride == rb.stride ? 's' : 'p';
+  return a0 == b0 && ra.stride == rb.stride && ra.heads == rb.heads && ra.gstride == rb.gstride ? 's' : 'p';
 }
 
 // Compute capability (major * 10 + minor) of a device, cached per device: one attribute query per device per

@@ -1111,6 +1111,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'flashinfer_nb.utils.get_compute_capability': ( 'utils.html#get_compute_capability',
                                                                                      'flashinfer_nb/utils.py'),
                                      'flashinfer_nb.utils.memory_overlap': ('utils.html#memory_overlap', 'flashinfer_nb/utils.py'),
+                                     'flashinfer_nb.utils.row_levels': ('utils.html#row_levels', 'flashinfer_nb/utils.py'),
                                      'flashinfer_nb.utils.show_source': ('utils.html#show_source', 'flashinfer_nb/utils.py'),
                                      'flashinfer_nb.utils.supported_compute_capability': ( 'utils.html#supported_compute_capability',
                                                                                            'flashinfer_nb/utils.py')}}}

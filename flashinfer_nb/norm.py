@@ -8,7 +8,7 @@ import functools, numbers
 import torch
 from .jit.env import CSRC_DIR, INCLUDE_DIR
 from .jit.core import JitSpec, gen_jit_spec
-from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows, cc_of
+from .utils import backend_requirement, supported_compute_capability, check_tensor, check_out, memory_overlap, as_rows, row_levels, cc_of
 from .api_logging import flashinfer_api
 from .trace import TraceTemplate, Var, Const, Tensor, Scalar
 from .aot import register_aot
@@ -32,7 +32,7 @@ def _check_eps(eps):
     try: float(eps)
     except OverflowError: raise ValueError(f"eps (an integer of {len(str(abs(eps)))} digits) does not fit a float: it must be below 1.8e308") from None
 
-def _check_rows(name: str, t, ref=None):
+def _check_rows(name: str, t, ref=None, groups=False):
     check_tensor(name, t, dtypes=NORM_DTYPES, contiguous=False, last_dim_contiguous=True)
     if t.dim() == 0: raise ValueError(f"{name} must have at least one dimension (..., hidden), got a 0-d tensor")
     if ref is not None:
@@ -40,7 +40,11 @@ def _check_rows(name: str, t, ref=None):
         if t.dtype != ref.dtype: raise ValueError(f"{name} has dtype {t.dtype}, expected {ref.dtype} (the dtype of input)")
         if t.device != ref.device: raise ValueError(f"{name} is on {t.device}, expected {ref.device}")
     if t.shape[-1] > MAX_HIDDEN: raise ValueError(f"{name} has hidden size {t.shape[-1]}; at most {MAX_HIDDEN} is supported")
-    if t.numel() and t.dim() > 2: as_rows(t, name)
+    if t.numel() and t.dim() > 2:
+        if not groups: as_rows(t, name)
+        elif len(row_levels(t)) > 2:
+            raise ValueError(f"{name} with shape {tuple(t.shape)} and strides {t.stride()}: its leading dimensions flatten "
+                             "neither into rows nor into groups of evenly spaced rows without a copy; call .contiguous() first")
 
 def _check_weight(weight, input):
     check_tensor('weight', weight)
@@ -67,9 +71,15 @@ def _check_pdl(enable_pdl, input):
 
 @supported_compute_capability(_CCS)   # csrc/tvm_ffi_utils.h `supported_cc` lists the same
 def _check_rmsnorm(input, weight, eps=1e-6, out=None, enable_pdl=None):
-    _check_rows('input', input); _check_weight(weight, input); _check_eps(eps)
+    _check_rows('input', input, groups=True); _check_weight(weight, input); _check_eps(eps)
     if out is not None:
-        _check_rows('out', out, input)
+        _check_rows('out', out, input, groups=True)
+        # rows in two levels (norm_heads.cuh) split the same way in both, the one-level side following the other
+        split = lambda t: row_levels(t)[0][0] if input.numel() and len(row_levels(t)) == 2 else None
+        si, so = split(input), split(out)
+        if si and so and si != so:
+            raise ValueError(f"input and out group their rows differently (groups of {si} and {so} rows); make one of "
+                             "them contiguous")
         # rows are read by one block and written by another when the views are shifted; `out` *being* input is fine
         if memory_overlap(out, input) == 'partial': raise ValueError("out partially overlaps input; pass input itself (in place) or a separate tensor")
     _check_pdl(enable_pdl, input)
@@ -100,7 +110,9 @@ def _module():
 def _rmsnorm_slow(op, input, weight, eps, out, skip_check, bias, enable_pdl):
     if not skip_check: op.check(input, weight, eps, out, enable_pdl)
     if out is None: out = torch.empty_like(input, memory_format=torch.contiguous_format)
-    if input.numel(): _module().rmsnorm(as_rows(out, 'out'), as_rows(input, 'input'), weight, float(eps), bias, 0, enable_pdl)
+    # rows in two levels go to the binding as they are (norm_heads.cuh); others as torch flattens them
+    rows = lambda t, name: t if t.dim() > 2 and len(row_levels(t)) == 2 else as_rows(t, name)
+    if input.numel(): _module().rmsnorm(rows(out, 'out'), rows(input, 'input'), weight, float(eps), bias, 0, enable_pdl)
     return out
 
 def _fused_add_rmsnorm_slow(op, input, residual, weight, eps, skip_check, bias, enable_pdl):

@@ -187,9 +187,10 @@ def gen_norm_module(context=None, layout: str | None = None) -> JitSpec:
     `norm_kernel_tus` setting): 'balanced', fifteen TUs (the default), 'pair', eleven, or 'vec', twenty-two
     (`norm_kernel_sources`). More TUs shorten the longest compile but pay each TU's fixed cost (the CUDA headers
     through cudafe++, cicc and the host compiler: ~1.0-1.2 s of CPU) more often, so which layout builds faster depends
-    on the cores: 'balanced' fills 16 with the host TU. They build side by side."""
+    on the cores: 'balanced' fills 16 with the host TU. They build side by side. Last, `csrc/norm_heads.cu`: the kernels
+    for rows in two levels (the heads of a strided query slice; `include/flashinfer_nb/norm_heads.cuh`), every dtype."""
     layout = layout or setting('norm_kernel_tus').strip() or NORM_KERNEL_LAYOUTS[0]
-    return gen_jit_spec('norm', [CSRC_DIR/'norm_host.cpp', *norm_kernel_sources(layout)],
+    return gen_jit_spec('norm', [CSRC_DIR/'norm_host.cpp', *norm_kernel_sources(layout), CSRC_DIR/'norm_heads.cu'],
                         supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
 
 @functools.cache

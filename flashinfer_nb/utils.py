@@ -8,8 +8,8 @@ import functools, inspect
 from typing import Callable
 
 # %% auto #0
-__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'memory_overlap', 'as_rows', 'check_out',
-           'BackendSupportError', 'supported_compute_capability', 'backend_requirement', 'show_source']
+__all__ = ['get_compute_capability', 'cc_of', 'first_cuda_device', 'check_tensor', 'memory_overlap', 'as_rows', 'row_levels',
+           'check_out', 'BackendSupportError', 'supported_compute_capability', 'backend_requirement', 'show_source']
 
 # %% ../nbs/03_utils.ipynb #c004
 @functools.cache
@@ -64,6 +64,17 @@ def as_rows(t, name: str):
     except RuntimeError:
         raise ValueError(f"{name} with shape {tuple(t.shape)} and strides {t.stride()}: its leading dimensions "
                          "cannot be flattened into rows without a copy; call .contiguous() first") from None
+
+def row_levels(t) -> list:
+    """The leading dimensions of `t` merged into levels `(rows, stride)`, innermost first, as a view merges them (size-1
+    dimensions skipped): `[]` for one row, one level for rows of a single stride, two for groups of evenly spaced rows
+    (the heads of a query slice of a fused QKV buffer: `(batch, heads, d)` with strides `(3 * heads * d, d, 1)`)."""
+    levels = []
+    for n, s in zip(reversed(t.shape[:-1]), reversed(t.stride()[:-1])):
+        if n == 1: continue
+        if levels and s == levels[-1][0] * levels[-1][1]: levels[-1] = (levels[-1][0] * n, levels[-1][1])
+        else: levels.append((n, s))
+    return levels
 
 def check_out(out, ref, name: str = 'out'):
     "Check a destination tensor against the tensor `ref` it must match in shape, dtype and device, and not partly overlap."

@@ -163,6 +163,80 @@ def test_huge_eps_is_the_ops_own_error():
     with pytest.raises(ValueError, match=r'eps \(an integer of 401 digits\) does not fit a float'): fused_add_rmsnorm(x, x.clone(), w, eps=10**400)
 
 
+# rows in two levels (norm_heads.cuh): the heads of a query slice of a fused QKV buffer, as FlashInfer's rmsnorm takes
+# 3-D input; and one-level views with size-1 dimensions of any stride, which the binding takes straight away
+HEAD_CASES = [(1, 32, 128, 0), (3, 8, 128, 0), (7, 5, 64, 0), (300, 16, 256, 0), (1000, 2, 128, 0), (5, 3, 130, 0),
+              (4, 6, 100, 2), (3, 2, 129, 1), (2, 3, 4096, 0), (9, 4, 12, 0), (2, 2, 2050, 0)]   # (batch, heads, d, offset)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES + [torch.float32])
+@pytest.mark.parametrize('case', HEAD_CASES)
+def test_rmsnorm_head_groups(case, dtype):
+    b, h, d, off = case
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    qkv = torch.randn(b, 3 * h * d + off, device='cuda', dtype=dtype) * 2
+    x = qkv[:, off:off + h * d].view(b, h, d)                 # rows d apart in groups of h, the groups 3hd + off apart
+    expect = ref_rmsnorm(x, w, 1e-6)
+    for fn, bias in ((rmsnorm, 0.0), (gemma_rmsnorm, 1.0)):
+        y = fn(x, w, 1e-6)                                     # a new contiguous output
+        assert y.shape == x.shape and y.is_contiguous()
+        assert_close_rel(y, ref_rmsnorm(x, w, 1e-6, bias), dtype)
+    # into a strided destination of two levels, its spare head poisoned: values right, the spare head untouched
+    buf = torch.full((b, h + 1, d), float('nan'), device='cuda', dtype=dtype)
+    assert rmsnorm(x, w, 1e-6, out=buf[:, :h]) is not None
+    assert_close_rel(buf[:, :h], expect, dtype)
+    assert buf[:, h].isnan().all()
+    # one-level input into a two-level destination; skip_check takes the same path
+    xc = x.contiguous(); buf.fill_(float('nan'))
+    rmsnorm(xc, w, 1e-6, out=buf[:, :h], skip_check=True)
+    assert_close_rel(buf[:, :h], expect, dtype)
+    assert buf[:, h].isnan().all()
+    # in place on the slice: the rest of the QKV buffer keeps its bits
+    before = qkv.clone()
+    rmsnorm(x, w, 1e-6, out=x)
+    assert_close_rel(x, expect, dtype)
+    assert torch.equal(qkv[:, :off], before[:, :off]) and torch.equal(qkv[:, off + h * d:], before[:, off + h * d:])
+    # 4-D: (batch, seq, heads, d) from a (batch, seq, 3 heads d) buffer; batch and seq merge into one level
+    q4 = torch.randn(2, b, 3 * h * d, device='cuda', dtype=dtype)[..., :h * d].view(2, b, h, d)
+    assert_close_rel(rmsnorm(q4, w), ref_rmsnorm(q4, w, 1e-6), dtype)
+
+@pytest.mark.cuda
+def test_rmsnorm_size1_dims_take_the_binding():
+    "A view whose size-1 dimensions have any stride is one level of rows: the module function takes it as it is."
+    from flashinfer_nb.norm import get_norm_module
+    m = get_norm_module()
+    w = torch.randn(128, device='cuda', dtype=torch.bfloat16)
+    for x in (torch.randn(1, 96, 128, device='cuda', dtype=torch.bfloat16)[:, :32],   # batch 1 of a query slice
+              torch.randn(5, 3, 128, device='cuda', dtype=torch.bfloat16)[:, :1]):    # one head of five rows
+        out = torch.full_like(x, float('nan'), memory_format=torch.contiguous_format)
+        m.rmsnorm(out, x, w, 1e-6, 0.0, 0, False)                 # raised ValueError before session 47
+        assert_close_rel(out, ref_rmsnorm(x, w, 1e-6), torch.bfloat16)
+    g = torch.randn(4, 2, 3, 2 * 128, device='cuda', dtype=torch.bfloat16)[:, 1:2, :, :128]   # (4, 1, 3, 128)
+    o = torch.empty(4, 1, 3, 128, device='cuda', dtype=torch.bfloat16)
+    m.rmsnorm(o, g, w, 1e-6, 0.0, 0, False)                       # a size-1 dim between the two levels
+    assert_close_rel(o, ref_rmsnorm(g, w, 1e-6), torch.bfloat16)
+
+@pytest.mark.cuda
+def test_rmsnorm_head_groups_refused():
+    "What two levels do not cover still raises the clear error, from the op and from the binding."
+    from flashinfer_nb.norm import get_norm_module
+    from flashinfer_nb.utils import row_levels
+    m = get_norm_module()
+    w = torch.randn(8, device='cuda', dtype=torch.float16)
+    x3 = torch.randn(3, 4, 6, 8, device='cuda', dtype=torch.float16)[:, :2, :3]   # three levels
+    for f in (lambda: rmsnorm(x3, w), lambda: rmsnorm(x3, w, skip_check=True)):
+        with pytest.raises(ValueError, match='neither into rows nor into groups|groups of evenly spaced rows'): f()
+    q = torch.randn(5, 12, 8, device='cuda', dtype=torch.float16)[:, :4]
+    with pytest.raises(ValueError, match='flattened into rows without a copy'): fused_add_rmsnorm(q, q.clone(), w)
+    # one (2, 3, 5) of rows split two ways: groups of 15 (3 x 5 merge) against groups of 5 (2 x 3 merge)
+    o = torch.randn(2, 4, 5, 8, device='cuda', dtype=torch.float16)[:, :3]
+    inp = torch.randn(2, 3, 6, 8, device='cuda', dtype=torch.float16)[:, :, :5]
+    assert row_levels(o) == [(15, 8), (2, 160)] and row_levels(inp) == [(5, 8), (6, 48)]
+    with pytest.raises(ValueError, match='group their rows differently'): rmsnorm(inp, w, out=o)
+    with pytest.raises(ValueError, match='group their rows differently'): m.rmsnorm(o, inp, w, 1e-6, 0.0, 0, False)
+    with pytest.raises(ValueError, match='vpt_hint is for rows of one stride'): m.rmsnorm(torch.empty_like(q), q, w, 1e-6, 0.0, 4, False)
+
+
 # issue 19: the widest vector that divides the row (8, 4, 2 or 1 elements), never a fall to single elements
 # for a row that is a multiple of 2 or 4; outputs poisoned first, every width class and dtype
 ODD_HIDDEN = [4100, 6148, 14338, 1538, 4098, 1537, 12, 6]    # x4, x4, x2, x2, x2, odd, tiny
@@ -575,9 +649,10 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
     # device TUs never parse TVM-FFI, host TUs never parse device code: that is what makes the build parallel and short
     for src in spec.sources:
         names = {p.name for p in scan_includes(src, [INCLUDE_DIR, CSRC_DIR])}
-        if src.suffix == '.cu': assert 'norm.cuh' in names and 'tvm_ffi_utils.h' not in names, (src, names)
+        if src.suffix == '.cu': assert {'norm.cuh', 'norm_heads.cuh'} & names and 'tvm_ffi_utils.h' not in names, (src, names)
         else: assert 'tvm_ffi_utils.h' in names and not any(n.endswith('.cuh') for n in names), (src, names)
-    assert sum(s.suffix == '.cu' for s in spec.sources) == 15 and spec.sources[0].name == 'norm_host.cpp'   # balanced
+    assert sum(s.suffix == '.cu' for s in spec.sources) == 16 and spec.sources[0].name == 'norm_host.cpp'   # balanced
+    assert spec.sources[-1].name == 'norm_heads.cu'   # + the two-level rows' kernels
     from flashinfer_nb.norm import _norm_kernel_texts, NORM_KERNEL_DIR
     import re
     from flashinfer_nb.op_jit import norm_kernel_sources
@@ -589,9 +664,9 @@ def test_norm_module_compiles(tmp_path, monkeypatch):
         tus = norm_kernel_sources(layout)
         included = [i for p in tus for i in (re.findall(r'#include "(\w+\.cu)"', p.read_text()) or [p.name])]
         assert len(tus) == n and sorted(included) == sorted(v.name for v in vec), layout
-    assert gen_norm_module(context=CompilationContext('9.0a'), layout='pair').sources[1:] == norm_kernel_sources('pair')
+    assert gen_norm_module(context=CompilationContext('9.0a'), layout='pair').sources[1:-1] == norm_kernel_sources('pair')
     monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'vec')
-    assert gen_norm_module(context=CompilationContext('9.0a')).sources[1:] == vec
+    assert gen_norm_module(context=CompilationContext('9.0a')).sources[1:-1] == vec
     monkeypatch.setenv('FLASHINFER_NB_NORM_KERNEL_TUS', 'quad')
     with pytest.raises(ValueError, match="'quad' is not one of.*FLASHINFER_NB_NORM_KERNEL_TUS"):
         gen_norm_module(context=CompilationContext('9.0a'))

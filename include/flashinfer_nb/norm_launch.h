@@ -21,6 +21,9 @@ struct NormParams {
   const void* weight;  // d, contiguous
   int64_t in_stride, res_stride, out_stride;
   int64_t rows;
+  // rows in two levels (RMSNormHeadsLauncher only, norm_heads.cuh): groups of `heads` rows, row r of group g at
+  // g * in_gstride + r * in_stride (out: out_gstride, out_stride); 0 for the kernels of norm.cuh
+  int64_t heads, in_gstride, out_gstride;
   int d;
   float eps, weight_bias;
   float inv_d;  // 1 / d, set by RMSNormLauncher: the mean of squares is a multiply, not an IEEE divide, on the chain
@@ -33,5 +36,9 @@ struct NormParams {
 // RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`; defined in norm.cuh.
 template <typename T, bool kFused>
 cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream);
+
+// RMSNorm over rows in two levels (p.heads > 0; the heads of a strided query slice); defined in norm_heads.cuh.
+template <typename T>
+cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream);
 
 }  // namespace flashinfer_nb

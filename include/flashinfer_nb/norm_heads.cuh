@@ -1,0 +1,166 @@
+// RMSNorm over rows in two levels: groups of `heads` rows `in_stride` apart, the groups `in_gstride` apart (and the same
+// for `out` with its own strides). The case is the per-head norm of a query or key slice of a fused QKV buffer (Qwen3,
+// Gemma 3: q of shape (batch, heads, head_dim) with strides (3 * heads * head_dim, head_dim, 1) or the like), whose
+// rows no single stride describes; FlashInfer's rmsnorm takes such 3-D input with its per-head kernel. Rows a single
+// stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
+//
+// One kernel shape for every width: a group of G threads a row (G a power of two up to 32, so the sum is warp shuffles
+// only), kHeadsUnroll vectors a thread in flight. Rows of up to G * kHeadsUnroll vectors stay in registers with their
+// weight, loaded together (one DRAM round trip at decode); longer rows are summed in passes and read again for the
+// output (from L1 / L2). Accumulation in fp32 and the output's rounding as norm.cuh.
+// Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
+#pragma once
+#include "norm_launch.h"
+#include "vec.cuh"
+
+namespace flashinfer_nb {
+
+namespace norm_detail {
+
+constexpr int kHeadsBlock = 256;  // threads a block: 256 / G rows
+constexpr int kHeadsUnroll = 4;   // vectors a thread in flight
+
+template <typename T, int kVec>
+__device__ __forceinline__ void add_squares(const VecN<T, kVec>& x, float& ss, float& ss_odd) {
+  if constexpr (kVec % 2 == 0) {
+#pragma unroll
+    for (int j = 0; j < kVec; j += 2) {
+      const float2 v = to_float2(x, j);
+      ss += v.x * v.x;
+      ss_odd += v.y * v.y;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) {
+      const float v = to_float(x.data[j]);
+      if (j % 2 == 0) ss += v * v; else ss_odd += v * v;
+    }
+  }
+}
+
+template <typename T, int kVec>
+__device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const VecN<T, kVec>& w, float rstd, float bias) {
+  VecN<T, kVec> o;
+  if constexpr (kVec % 2 == 0) {
+#pragma unroll
+    for (int j = 0; j < kVec; j += 2) {
+      const float2 a = to_float2(x, j), b = to_float2(w, j);
+      from_float2<T>(a.x * rstd * (b.x + bias), a.y * rstd * (b.y + bias), &o.data[j]);
+    }
+  } else {
+    convert_pairs(o, [&](int j) { return to_float(x.data[j]) * rstd * (to_float(w.data[j]) + bias); });
+  }
+  return o;
+}
+
+template <typename T, int kVec>
+__global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormParams p, const int log2_group) {
+  using V = VecN<T, kVec>;
+  const int group = 1 << log2_group;
+  const int lane = threadIdx.x & (group - 1);
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * (kHeadsBlock >> log2_group) + (threadIdx.x >> log2_group);
+  // Dead threads of the last block still join the shuffles (their sums stay 0).
+  const bool live = row < p.rows;
+  // the group and the row in it: a 32-bit divide (a few instructions) where the rows allow, as they always do in practice
+  const int64_t g = p.rows <= 0xffffffffll ? static_cast<int64_t>(static_cast<uint32_t>(row) / static_cast<uint32_t>(p.heads))
+                                           : row / p.heads;
+  const int64_t h = row - g * p.heads;
+  const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + g * p.in_gstride + h * p.in_stride);
+  V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + g * p.out_gstride + h * p.out_stride);
+  const V* w = reinterpret_cast<const V*>(p.weight);
+  const int nvec = p.d / kVec;
+  const int span = group * kHeadsUnroll;  // the vectors one pass of the group covers
+  const bool one_pass = nvec <= span;
+  V xv[kHeadsUnroll], wv[kHeadsUnroll];
+  float ss = 0.f, ss_odd = 0.f;
+  pdl_wait();  // PDL: every read and write after the kernel before has finished
+  if (one_pass) {
+#pragma unroll
+    for (int k = 0; k < kHeadsUnroll; ++k) {
+      const int i = lane + k * group;
+      if (live && i < nvec) {
+        xv[k] = in[i];
+        wv[k] = w[i];
+      }
+    }
+    pdl_launch_dependents();
+#pragma unroll
+    for (int k = 0; k < kHeadsUnroll; ++k)
+      if (live && lane + k * group < nvec) add_squares(xv[k], ss, ss_odd);
+  } else {
+    pdl_launch_dependents();
+    for (int base = 0; base < nvec; base += span) {
+#pragma unroll
+      for (int k = 0; k < kHeadsUnroll; ++k) {
+        const int i = base + lane + k * group;
+        if (live && i < nvec) xv[k] = in[i];
+      }
+#pragma unroll
+      for (int k = 0; k < kHeadsUnroll; ++k)
+        if (live && base + lane + k * group < nvec) add_squares(xv[k], ss, ss_odd);
+    }
+  }
+  ss += ss_odd;
+  for (int o = group / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  if (!live) return;
+  const float rstd = rsqrtf(ss * p.inv_d + p.eps);
+  if (one_pass) {
+#pragma unroll
+    for (int k = 0; k < kHeadsUnroll; ++k) {
+      const int i = lane + k * group;
+      if (i < nvec) out[i] = normed(xv[k], wv[k], rstd, p.weight_bias);
+    }
+    return;
+  }
+  for (int base = 0; base < nvec; base += span) {
+#pragma unroll
+    for (int k = 0; k < kHeadsUnroll; ++k) {
+      const int i = base + lane + k * group;
+      if (i < nvec) xv[k] = in[i];
+    }
+#pragma unroll
+    for (int k = 0; k < kHeadsUnroll; ++k) {
+      const int i = base + lane + k * group;
+      if (i < nvec) out[i] = normed(xv[k], w[i], rstd, p.weight_bias);
+    }
+  }
+}
+
+}  // namespace norm_detail
+
+// RMSNorm over rows in two levels (p.heads > 0 rows a group; norm_launch.h). The vector is the widest of 16 / sizeof(T)
+// elements, half that, a quarter, or 1 that divides d, both strides of both tensors and every pointer's alignment.
+template <typename T>
+cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream) {
+  using namespace norm_detail;
+  if (p.rows <= 0 || p.d <= 0) return cudaSuccess;
+  if (p.heads <= 0) return cudaErrorInvalidValue;
+  p.inv_d = 1.0f / static_cast<float>(p.d);
+  auto fits = [&](int vec) {
+    const int bytes = vec * static_cast<int>(sizeof(T));
+    return p.d % vec == 0 && p.in_stride % vec == 0 && p.out_stride % vec == 0 && p.in_gstride % vec == 0 &&
+           p.out_gstride % vec == 0 && is_aligned(p.input, bytes) && is_aligned(p.out, bytes) &&
+           is_aligned(p.weight, bytes);
+  };
+  auto go = [&](auto vec_c) -> cudaError_t {
+    constexpr int kV = decltype(vec_c)::value;
+    const int nvec = p.d / kV;
+    int log2_group = 0;  // the fewest threads that hold the row one vector each, up to a warp
+    while (log2_group < 5 && (1 << log2_group) < nvec) ++log2_group;
+    const int64_t grid = ceil_div(p.rows, kHeadsBlock >> log2_group);
+    if (grid > 0x7fffffff) return cudaErrorInvalidValue;
+    return launch_kernel(RMSNormHeadsKernel<T, kV>, dim3(static_cast<unsigned>(grid)), dim3(kHeadsBlock), stream,
+                         p.pdl, p, log2_group);
+  };
+  constexpr int kMaxVec = 16 / sizeof(T);
+  if (fits(kMaxVec)) return go(std::integral_constant<int, kMaxVec>{});
+  if constexpr (kMaxVec >= 4) {
+    if (fits(kMaxVec / 2)) return go(std::integral_constant<int, kMaxVec / 2>{});
+  }
+  if constexpr (kMaxVec >= 8) {
+    if (fits(kMaxVec / 4)) return go(std::integral_constant<int, kMaxVec / 4>{});
+  }
+  return go(std::integral_constant<int, 1>{});
+}
+
+}  // namespace flashinfer_nb
