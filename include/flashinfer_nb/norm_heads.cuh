@@ -5,9 +5,10 @@
 // stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
 //
 // One kernel shape for every width: a group of G threads a row (G a power of two up to 32, so the sum is warp shuffles
-// only), kHeadsUnroll vectors a thread in flight. Rows of up to G * kHeadsUnroll vectors stay in registers with their
-// weight, loaded together (one DRAM round trip at decode); longer rows are summed in passes and read again for the
-// output (from L1 / L2). Accumulation in fp32 and the output's rounding as norm.cuh.
+// only), kU vectors a thread in flight (1 for rows of up to 32 vectors, one a thread: fewer registers, more blocks an
+// SM; else 4). Rows of up to G * kU vectors stay in registers with their weight, loaded together (one DRAM round trip
+// at decode); longer rows are summed in passes and read again for the output (from L1 / L2). Accumulation in fp32 and
+// the output's rounding as norm.cuh.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
 #include "norm_launch.h"
@@ -18,7 +19,6 @@ namespace flashinfer_nb {
 namespace norm_detail {
 
 constexpr int kHeadsBlock = 256;  // threads a block: 256 / G rows
-constexpr int kHeadsUnroll = 4;   // vectors a thread in flight
 
 template <typename T, int kVec>
 __device__ __forceinline__ void add_squares(const VecN<T, kVec>& x, float& ss, float& ss_odd) {
@@ -53,7 +53,7 @@ __device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const Ve
   return o;
 }
 
-template <typename T, int kVec>
+template <typename T, int kVec, int kU>
 __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormParams p, const int log2_group) {
   using V = VecN<T, kVec>;
   const int group = 1 << log2_group;
@@ -69,14 +69,14 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
   V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + g * p.out_gstride + h * p.out_stride);
   const V* w = reinterpret_cast<const V*>(p.weight);
   const int nvec = p.d / kVec;
-  const int span = group * kHeadsUnroll;  // the vectors one pass of the group covers
+  const int span = group * kU;  // the vectors one pass of the group covers
   const bool one_pass = nvec <= span;
-  V xv[kHeadsUnroll], wv[kHeadsUnroll];
+  V xv[kU], wv[kU];
   float ss = 0.f, ss_odd = 0.f;
   pdl_wait();  // PDL: every read and write after the kernel before has finished
   if (one_pass) {
 #pragma unroll
-    for (int k = 0; k < kHeadsUnroll; ++k) {
+    for (int k = 0; k < kU; ++k) {
       const int i = lane + k * group;
       if (live && i < nvec) {
         xv[k] = in[i];
@@ -85,18 +85,18 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
     }
     pdl_launch_dependents();
 #pragma unroll
-    for (int k = 0; k < kHeadsUnroll; ++k)
+    for (int k = 0; k < kU; ++k)
       if (live && lane + k * group < nvec) add_squares(xv[k], ss, ss_odd);
   } else {
     pdl_launch_dependents();
     for (int base = 0; base < nvec; base += span) {
 #pragma unroll
-      for (int k = 0; k < kHeadsUnroll; ++k) {
+      for (int k = 0; k < kU; ++k) {
         const int i = base + lane + k * group;
         if (live && i < nvec) xv[k] = in[i];
       }
 #pragma unroll
-      for (int k = 0; k < kHeadsUnroll; ++k)
+      for (int k = 0; k < kU; ++k)
         if (live && base + lane + k * group < nvec) add_squares(xv[k], ss, ss_odd);
     }
   }
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
   if (one_pass) {
 #pragma unroll
-    for (int k = 0; k < kHeadsUnroll; ++k) {
+    for (int k = 0; k < kU; ++k) {
       const int i = lane + k * group;
       if (i < nvec) out[i] = normed(xv[k], wv[k], rstd, p.weight_bias);
     }
@@ -114,12 +114,12 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
   }
   for (int base = 0; base < nvec; base += span) {
 #pragma unroll
-    for (int k = 0; k < kHeadsUnroll; ++k) {
+    for (int k = 0; k < kU; ++k) {
       const int i = base + lane + k * group;
       if (i < nvec) xv[k] = in[i];
     }
 #pragma unroll
-    for (int k = 0; k < kHeadsUnroll; ++k) {
+    for (int k = 0; k < kU; ++k) {
       const int i = base + lane + k * group;
       if (i < nvec) out[i] = normed(xv[k], w[i], rstd, p.weight_bias);
     }
@@ -149,8 +149,9 @@ cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream)
     while (log2_group < 5 && (1 << log2_group) < nvec) ++log2_group;
     const int64_t grid = ceil_div(p.rows, kHeadsBlock >> log2_group);
     if (grid > 0x7fffffff) return cudaErrorInvalidValue;
-    return launch_kernel(RMSNormHeadsKernel<T, kV>, dim3(static_cast<unsigned>(grid)), dim3(kHeadsBlock), stream,
-                         p.pdl, p, log2_group);
+    const dim3 g(static_cast<unsigned>(grid)), b(kHeadsBlock);
+    if (nvec <= 32) return launch_kernel(RMSNormHeadsKernel<T, kV, 1>, g, b, stream, p.pdl, p, log2_group);
+    return launch_kernel(RMSNormHeadsKernel<T, kV, 4>, g, b, stream, p.pdl, p, log2_group);
   };
   constexpr int kMaxVec = 16 / sizeof(T);
   if (fits(kMaxVec)) return go(std::integral_constant<int, kMaxVec>{});
