@@ -175,7 +175,9 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
     ----------
     input : torch.Tensor
         CUDA tensor ``(..., hidden)``, float16, bfloat16 or float32, contiguous in the last dimension
-        (rows may be strided). ``hidden <= 32768``.
+        (rows may be strided). ``hidden <= 32768``. The leading dimensions may also hold the rows in two levels,
+        groups of evenly spaced rows: the heads of a query slice of a fused QKV buffer, ``(batch, heads, head_dim)``
+        with strides ``(3 * heads * head_dim, head_dim, 1)``, as FlashInfer's rmsnorm takes 3-D input (`out` too).
     weight : torch.Tensor
         ``(hidden,)``, same dtype and device as `input`.
     eps : float
@@ -203,6 +205,9 @@ def rmsnorm(input: torch.Tensor, weight: torch.Tensor, eps: float = 1e-6, out: t
     >>> w = torch.randn(4096, dtype=torch.bfloat16, device="cuda")
     >>> y = flashinfer_nb.rmsnorm(x, w)
     >>> torch.testing.assert_close(y, torch.nn.functional.rms_norm(x, (4096,), w, 1e-6))
+    >>> qkv = torch.randn(8, 3 * 32 * 128, dtype=torch.bfloat16, device="cuda")
+    >>> q = qkv[:, :32 * 128].view(8, 32, 128)                 # per-head norm of the query slice, no copy
+    >>> q_normed = flashinfer_nb.rmsnorm(q, torch.ones(128, dtype=torch.bfloat16, device="cuda"))
     """
     if (m := _mod) is not None:
         try:
