@@ -119,7 +119,9 @@ def test_norm_rejects_bad_input_on_gpu():
         (lambda: rmsnorm(x, w, eps=-1.0), ValueError, 'eps'),
         (lambda: rmsnorm(x, w, eps='1e-6'), TypeError, 'eps'),
         (lambda: rmsnorm(torch.randn(2, 40000, device='cuda', dtype=torch.bfloat16), torch.randn(40000, device='cuda', dtype=torch.bfloat16)), ValueError, 'hidden size'),
-        (lambda: rmsnorm(torch.randn(4, 3, 16, device='cuda', dtype=torch.bfloat16).transpose(0, 1), torch.randn(16, device='cuda', dtype=torch.bfloat16)), ValueError, 'flattened'),
+        # three levels of rows (rmsnorm takes two: norm_heads.cuh); the fused op one
+        (lambda: rmsnorm(torch.randn(3, 4, 6, 16, device='cuda', dtype=torch.bfloat16)[:, :2, :3], torch.randn(16, device='cuda', dtype=torch.bfloat16)), ValueError, 'flatten neither into rows nor into groups'),
+        (lambda: fused_add_rmsnorm(*[torch.randn(4, 3, 16, device='cuda', dtype=torch.bfloat16).transpose(0, 1) for _ in range(2)], torch.randn(16, device='cuda', dtype=torch.bfloat16)), ValueError, 'flattened'),
         (lambda: fused_add_rmsnorm(x, x[:, :128], w), ValueError, 'residual has shape'),
         (lambda: fused_add_rmsnorm(x, x.half(), w), ValueError, 'residual has dtype'),
     ]
@@ -199,6 +201,9 @@ def test_rmsnorm_head_groups(case, dtype):
     # 4-D: (batch, seq, heads, d) from a (batch, seq, 3 heads d) buffer; batch and seq merge into one level
     q4 = torch.randn(2, b, 3 * h * d, device='cuda', dtype=dtype)[..., :h * d].view(2, b, h, d)
     assert_close_rel(rmsnorm(q4, w), ref_rmsnorm(q4, w, 1e-6), dtype)
+    # a transposed (heads, batch, d) view: two levels with the group stride the smaller one
+    xt = torch.randn(b, h, d, device='cuda', dtype=dtype).transpose(0, 1)
+    assert_close_rel(rmsnorm(xt, w), ref_rmsnorm(xt, w, 1e-6), dtype)
 
 @pytest.mark.cuda
 def test_rmsnorm_size1_dims_take_the_binding():
