@@ -32,7 +32,7 @@ def main():
             xc = torch.randn(b, h, d, device='cuda', dtype=dt); oc = torch.empty_like(xc)
             xs = torch.randn(b, 3 * h, d, device='cuda', dtype=dt)[:, :h]
             o2 = torch.empty(b, h + 1, d, device='cuda', dtype=dt)[:, :h]
-            f = lambda x, o: (lambda: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True))
+            f = lambda x, o, w=w: (lambda: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True))
             cases.append((f"{b}x{h}x{d} {str(dt)[6:]}", {
                 'one-level': f(xc, oc), 'heads reads 1': f(xc, o2), 'heads strided': f(xs, oc),
                 'FI strided': lambda xs=xs, oc=oc, w=w: fi_norm.rmsnorm(oc, xs, w, 1e-6, False)}))
