@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
   const V* w = reinterpret_cast<const V*>(p.weight);
   const int nvec = p.d / kVec;
   const int span = group * kU;  // the vectors one pass of the group covers
-  const bool one_pass = nvec <= span;
+  const bool one_pass = kU == 1 || nvec <= span;  // kU = 1: G >= nvec (the launcher); the passes are compiled out
   V xv[kU], wv[kU];
   float ss = 0.f, ss_odd = 0.f;
   pdl_wait();  // PDL: every read and write after the kernel before has finished
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
 #pragma unroll
     for (int k = 0; k < kU; ++k)
       if (live && lane + k * group < nvec) add_squares(xv[k], ss, ss_odd);
-  } else {
+  } else if constexpr (kU > 1) {
     pdl_launch_dependents();
     for (int base = 0; base < nvec; base += span) {
 #pragma unroll
@@ -112,16 +112,18 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
     }
     return;
   }
-  for (int base = 0; base < nvec; base += span) {
+  if constexpr (kU > 1) {
+    for (int base = 0; base < nvec; base += span) {
 #pragma unroll
-    for (int k = 0; k < kU; ++k) {
-      const int i = base + lane + k * group;
-      if (i < nvec) xv[k] = in[i];
-    }
+      for (int k = 0; k < kU; ++k) {
+        const int i = base + lane + k * group;
+        if (i < nvec) xv[k] = in[i];
+      }
 #pragma unroll
-    for (int k = 0; k < kU; ++k) {
-      const int i = base + lane + k * group;
-      if (i < nvec) out[i] = normed(xv[k], w[i], rstd, p.weight_bias);
+      for (int k = 0; k < kU; ++k) {
+        const int i = base + lane + k * group;
+        if (i < nvec) out[i] = normed(xv[k], w[i], rstd, p.weight_bias);
+      }
     }
   }
 }
