@@ -118,7 +118,9 @@ void run_heads(flashinfer_nb::norm_detail::NormParams p, const RowsView& ri, con
   const cudaStream_t stream = flashinfer_nb::get_stream(device);
   DISPATCH_FLOAT_DTYPE(dtype, c_type, [&] {
     const cudaError_t st = flashinfer_nb::RMSNormHeadsLauncher<c_type>(p, stream);
-    if (st == cudaErrorInvalidValue) TVM_FFI_THROW(ValueError) << "rmsnorm: " << p.rows << " rows in groups are too many";
+    if (st == cudaErrorInvalidValue)
+      TVM_FFI_THROW(ValueError) << "rmsnorm: " << p.rows << " rows in two levels; at most 2^31 - 1 are supported in two "
+                                << "levels (make the input contiguous)";
     CHECK_CUDA_SUCCESS(st, "rmsnorm");
     return true;
   });

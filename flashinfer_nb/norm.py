@@ -110,8 +110,10 @@ def _module():
 def _rmsnorm_slow(op, input, weight, eps, out, skip_check, bias, enable_pdl):
     if not skip_check: op.check(input, weight, eps, out, enable_pdl)
     if out is None: out = torch.empty_like(input, memory_format=torch.contiguous_format)
-    # rows in two levels go to the binding as they are (norm_heads.cuh); others as torch flattens them
-    rows = lambda t, name: t if t.dim() > 2 and len(row_levels(t)) >= 2 else as_rows(t, name)   # > 2: the binding's error
+    # rows in two levels (either tensor) go to the binding as they are, both of them (norm_heads.cuh; more than two: the
+    # binding's error); others as torch flattens them
+    grouped = any(t.dim() > 2 and len(row_levels(t)) >= 2 for t in (input, out))
+    rows = (lambda t, name: t) if grouped else as_rows
     if input.numel(): _module().rmsnorm(rows(out, 'out'), rows(input, 'input'), weight, float(eps), bias, 0, enable_pdl)
     return out
 

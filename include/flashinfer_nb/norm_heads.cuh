@@ -5,7 +5,7 @@
 // stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
 //
 // One kernel shape for every width: a group of G threads a row (G a power of two up to 32, so the sum is warp shuffles
-// only), kU vectors a thread in flight (1 for rows of up to 32 vectors, one a thread: fewer registers, more blocks an
+// only; the group found by a multiply-high, not a divide), kU vectors a thread in flight (1 for rows of up to 32 vectors, one a thread: fewer registers, more blocks an
 // SM; else 4). Rows of up to G * kU vectors stay in registers with their weight, loaded together (one DRAM round trip
 // at decode); longer rows are summed in passes and read again for the output (from L1 / L2). Accumulation in fp32 and
 // the output's rounding as norm.cuh.
@@ -53,17 +53,19 @@ __device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const Ve
   return o;
 }
 
-template <typename T, int kVec, int kU>
-__global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormParams p, const int log2_group) {
+template <typename T, int kVec, int kU, int kG = 0>
+__global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormParams p, const int log2_group,
+                                                                  const unsigned magic, const int shift) {
   using V = VecN<T, kVec>;
-  const int group = 1 << log2_group;
+  const int group = kG > 0 ? kG : 1 << log2_group;  // kG > 0: the group size compiled in (the shuffles unrolled)
   const int lane = threadIdx.x & (group - 1);
-  const int64_t row = static_cast<int64_t>(blockIdx.x) * (kHeadsBlock >> log2_group) + (threadIdx.x >> log2_group);
+  const int64_t row = kG > 0 ? static_cast<int64_t>(blockIdx.x) * (kHeadsBlock / kG) + threadIdx.x / kG
+                             : static_cast<int64_t>(blockIdx.x) * (kHeadsBlock >> log2_group) + (threadIdx.x >> log2_group);
   // Dead threads of the last block still join the shuffles (their sums stay 0).
   const bool live = row < p.rows;
-  // the group and the row in it: a 32-bit divide (a few instructions) where the rows allow, as they always do in practice
-  const int64_t g = p.rows <= 0xffffffffll ? static_cast<int64_t>(static_cast<uint32_t>(row) / static_cast<uint32_t>(p.heads))
-                                           : row / p.heads;
+  // The group: row / heads as a multiply-high and a shift (magic and shift from the launcher; rows < 2^31), not a divide
+  const unsigned r32 = static_cast<unsigned>(row);
+  const int64_t g = (__umulhi(r32, magic) + r32) >> shift;
   const int64_t h = row - g * p.heads;
   const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + g * p.in_gstride + h * p.in_stride);
   V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + g * p.out_gstride + h * p.out_stride);
@@ -101,7 +103,12 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
     }
   }
   ss += ss_odd;
-  for (int o = group / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  if constexpr (kG > 0) {
+#pragma unroll
+    for (int o = kG / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  } else {
+    for (int o = group / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  }
   if (!live) return;
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
   if (one_pass) {
@@ -136,7 +143,7 @@ template <typename T>
 cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream) {
   using namespace norm_detail;
   if (p.rows <= 0 || p.d <= 0) return cudaSuccess;
-  if (p.heads <= 0) return cudaErrorInvalidValue;
+  if (p.heads <= 0 || p.rows >= (1ll << 31)) return cudaErrorInvalidValue;  // the group divide takes rows < 2^31
   p.inv_d = 1.0f / static_cast<float>(p.d);
   auto fits = [&](int vec) {
     const int bytes = vec * static_cast<int>(sizeof(T));
@@ -149,11 +156,26 @@ cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream)
     const int nvec = p.d / kV;
     int log2_group = 0;  // the fewest threads that hold the row one vector each, up to a warp
     while (log2_group < 5 && (1 << log2_group) < nvec) ++log2_group;
-    const int64_t grid = ceil_div(p.rows, kHeadsBlock >> log2_group);
-    if (grid > 0x7fffffff) return cudaErrorInvalidValue;
-    const dim3 g(static_cast<unsigned>(grid)), b(kHeadsBlock);
-    if (nvec <= 32) return launch_kernel(RMSNormHeadsKernel<T, kV, 1>, g, b, stream, p.pdl, p, log2_group);
-    return launch_kernel(RMSNormHeadsKernel<T, kV, 4>, g, b, stream, p.pdl, p, log2_group);
+    const dim3 g(static_cast<unsigned>(ceil_div(p.rows, kHeadsBlock >> log2_group))), b(kHeadsBlock);
+    // row / heads = (umulhi(row, magic) + row) >> shift for row < 2^31 (Granlund and Montgomery's round-up method)
+    int shift = 0;
+    while ((int64_t{1} << shift) < p.heads) ++shift;
+    const unsigned magic = static_cast<unsigned>(((1ull << 32) * ((1ull << shift) - p.heads)) / p.heads + 1);
+    // At the widest vector the group size is compiled in: rows of 1-32 vectors (head sizes 8-256 at 16 bits). With the
+    // divide above, 0.15-0.23 us off the decode launches against a runtime group and a divide instruction sequence
+    // (H200, heads_decode.py, NVIDIA_heads_decode_s47.txt); narrower vectors (strides off 16 bytes) keep it at run time.
+    if constexpr (kV == 16 / static_cast<int>(sizeof(T))) {
+      switch (nvec <= 32 ? log2_group : -1) {
+        case 0: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 1>, g, b, stream, p.pdl, p, 0, magic, shift);
+        case 1: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 2>, g, b, stream, p.pdl, p, 1, magic, shift);
+        case 2: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 4>, g, b, stream, p.pdl, p, 2, magic, shift);
+        case 3: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 8>, g, b, stream, p.pdl, p, 3, magic, shift);
+        case 4: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 16>, g, b, stream, p.pdl, p, 4, magic, shift);
+        case 5: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 32>, g, b, stream, p.pdl, p, 5, magic, shift);
+      }
+    }
+    if (nvec <= 32) return launch_kernel(RMSNormHeadsKernel<T, kV, 1>, g, b, stream, p.pdl, p, log2_group, magic, shift);
+    return launch_kernel(RMSNormHeadsKernel<T, kV, 4>, g, b, stream, p.pdl, p, log2_group, magic, shift);
   };
   constexpr int kMaxVec = 16 / sizeof(T);
   if (fits(kMaxVec)) return go(std::integral_constant<int, kMaxVec>{});
