@@ -5,10 +5,11 @@
 // stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
 //
 // One kernel shape for every width: a group of G threads a row (G a power of two up to 32, so the sum is warp shuffles
-// only; the group found by a multiply-high, not a divide), kU vectors a thread in flight (1 for rows of up to 32 vectors, one a thread: fewer registers, more blocks an
-// SM; else 4). Rows of up to G * kU vectors stay in registers with their weight, loaded together (one DRAM round trip
-// at decode); longer rows are summed in passes and read again for the output (from L1 / L2). Accumulation in fp32 and
-// the output's rounding as norm.cuh.
+// only; compiled in at the widest vector; the row's group found by a multiply-high, not a divide), kU vectors a thread
+// in flight (1 for rows of up to 32 vectors, one a thread: fewer registers, more blocks an SM; else 4). Rows of up to
+// G * kU vectors stay in registers with their weight, loaded together (one DRAM round trip at decode); longer rows are
+// summed in passes and read again for the output (from L1 / L2). Accumulation in fp32 and the output's rounding as
+// norm.cuh. Measurements: NOTES.md, session 47.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
 #include "norm_launch.h"
