@@ -1,8 +1,8 @@
-// RMSNorm over rows in two levels: groups of `heads` rows `in_stride` apart, the groups `in_gstride` apart (and the same
-// for `out` with its own strides). The case is the per-head norm of a query or key slice of a fused QKV buffer (Qwen3,
-// Gemma 3: q of shape (batch, heads, head_dim) with strides (3 * heads * head_dim, head_dim, 1) or the like), whose
-// rows no single stride describes; FlashInfer's rmsnorm takes such 3-D input with its per-head kernel. Rows a single
-// stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
+// RMSNorm over rows in two levels: groups of `heads` rows `in_stride` apart, the groups `in_gstride` apart (and the
+// same for `out` with its own strides). The case is the per-head norm of a query or key slice of a fused QKV buffer
+// (Qwen3, Gemma 3: q of shape (batch, heads, head_dim) with strides (3 * heads * head_dim, head_dim, 1) or the like),
+// whose rows no single stride describes; FlashInfer's rmsnorm takes such 3-D input with its per-head kernel. Rows a
+// single stride describes never come here: they take the kernels of norm.cuh (the binding decides; csrc/norm.cpp).
 //
 // One kernel shape for every width: a group of G threads a row (G a power of two up to 32, so the sum is warp shuffles
 // only; compiled in at the widest vector; the row's group found by a multiply-high, not a divide), kU vectors a thread
@@ -40,7 +40,8 @@ __device__ __forceinline__ void add_squares(const VecN<T, kVec>& x, float& ss, f
 }
 
 template <typename T, int kVec>
-__device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const VecN<T, kVec>& w, float rstd, float bias) {
+__device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const VecN<T, kVec>& w, float rstd,
+                                                float bias) {
   VecN<T, kVec> o;
   if constexpr (kVec % 2 == 0) {
 #pragma unroll
@@ -61,10 +62,11 @@ __global__ void __launch_bounds__(kHeadsBlock) RMSNormHeadsKernel(const NormPara
   const int group = kG > 0 ? kG : 1 << log2_group;  // kG > 0: the group size compiled in (the shuffles unrolled)
   const int lane = threadIdx.x & (group - 1);
   const int64_t row = kG > 0 ? static_cast<int64_t>(blockIdx.x) * (kHeadsBlock / kG) + threadIdx.x / kG
-                             : static_cast<int64_t>(blockIdx.x) * (kHeadsBlock >> log2_group) + (threadIdx.x >> log2_group);
+                             : static_cast<int64_t>(blockIdx.x) * (kHeadsBlock >> log2_group) +
+                                   (threadIdx.x >> log2_group);
   // Dead threads of the last block still join the shuffles (their sums stay 0).
   const bool live = row < p.rows;
-  // The group: row / heads as a multiply-high and a shift (magic and shift from the launcher; rows < 2^31), not a divide
+  // The group: row / heads as a multiply-high and a shift (magic, shift: the launcher; rows < 2^31), not a divide
   const unsigned r32 = static_cast<unsigned>(row);
   const int64_t g = (__umulhi(r32, magic) + r32) >> shift;
   const int64_t h = row - g * p.heads;
@@ -164,7 +166,8 @@ cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream)
     const unsigned magic = static_cast<unsigned>(((1ull << 32) * ((1ull << shift) - p.heads)) / p.heads + 1);
     // At the widest vector the group size is compiled in: rows of 1-32 vectors (head sizes 8-256 at 16 bits). With the
     // divide above, 0.15-0.23 us off the decode launches against a runtime group and a divide instruction sequence
-    // (H200, heads_decode.py, NVIDIA_heads_decode_s47.txt); narrower vectors (strides off 16 bytes) keep it at run time.
+    // (H200, heads_decode.py, NVIDIA_heads_decode_s47.txt); narrower vectors (strides off 16 bytes) keep it at run
+    // time.
     if constexpr (kV == 16 / static_cast<int>(sizeof(T))) {
       switch (nvec <= 32 ? log2_group : -1) {
         case 0: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 1>, g, b, stream, p.pdl, p, 0, magic, shift);
@@ -175,7 +178,8 @@ cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream)
         case 5: return launch_kernel(RMSNormHeadsKernel<T, kV, 1, 32>, g, b, stream, p.pdl, p, 5, magic, shift);
       }
     }
-    if (nvec <= 32) return launch_kernel(RMSNormHeadsKernel<T, kV, 1>, g, b, stream, p.pdl, p, log2_group, magic, shift);
+    if (nvec <= 32)
+      return launch_kernel(RMSNormHeadsKernel<T, kV, 1>, g, b, stream, p.pdl, p, log2_group, magic, shift);
     return launch_kernel(RMSNormHeadsKernel<T, kV, 4>, g, b, stream, p.pdl, p, log2_group, magic, shift);
   };
   constexpr int kMaxVec = 16 / sizeof(T);
