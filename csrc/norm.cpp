@@ -107,10 +107,10 @@ void run_heads(flashinfer_nb::norm_detail::NormParams p, const RowsView& ri, con
                DLDataType dtype, int64_t vpt_hint) {
   if (vpt_hint != 0)
     TVM_FFI_THROW(ValueError) << "rmsnorm: vpt_hint is for rows of one stride; these rows are in groups of two strides";
-  const int64_t heads = ri.heads > 0 ? ri.heads : ro.heads;
-  if ((ri.heads > 0 && ri.heads != heads) || (ro.heads > 0 && ro.heads != heads))
+  if (ri.heads > 0 && ro.heads > 0 && ri.heads != ro.heads)
     TVM_FFI_THROW(ValueError) << "input and out group their rows differently (groups of " << ri.heads << " and "
                               << ro.heads << " rows); make one of them contiguous";
+  const int64_t heads = ri.heads > 0 ? ri.heads : ro.heads;
   p.heads = heads;
   p.in_gstride = ri.heads > 0 ? ri.gstride : ri.stride * heads;
   p.out_gstride = ro.heads > 0 ? ro.gstride : ro.stride * heads;

@@ -75,7 +75,7 @@ def _check_rmsnorm(input, weight, eps=1e-6, out=None, enable_pdl=None):
     if out is not None:
         _check_rows('out', out, input, groups=True)
         # rows in two levels (norm_heads.cuh) split the same way in both, the one-level side following the other
-        split = lambda t: row_levels(t)[0][0] if input.numel() and len(row_levels(t)) == 2 else None
+        split = lambda t: lv[0][0] if input.numel() and len(lv := row_levels(t)) == 2 else None
         si, so = split(input), split(out)
         if si and so and si != so:
             raise ValueError(f"input and out group their rows differently (groups of {si} and {so} rows); make one of "

@@ -22,7 +22,6 @@ SHAPES = [(2, 32, 128), (8, 32, 128), (32, 32, 128), (8, 8, 128), (32, 8, 128), 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--out', type=Path); ap.add_argument('--n', type=int, default=20); ap.add_argument('--rounds', type=int, default=5)
-    ap.add_argument('--variants', nargs='*', default=[], help='values of FLASHINFER_NB_HEADS_VARIANT to time too')
     a = ap.parse_args()
     fi_norm, _ = fi_modules(Path(os.environ.get('FLASHINFER_WHEEL_DIR', '')), ())
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
@@ -36,9 +35,6 @@ def main():
             f = lambda x, o, w=w: (lambda: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True))
             fns = {'one-level': f(xc, oc), 'heads reads 1': f(xc, o2), 'heads strided': f(xs, oc),
                    'FI strided': lambda xs=xs, oc=oc, w=w: fi_norm.rmsnorm(oc, xs, w, 1e-6, False)}
-            for v in a.variants:   # a build's experimental variants of the heads kernel, picked by the environment
-                fns[f'variant {v}'] = lambda g=f(xs, oc), v=v: (os.environ.__setitem__('FLASHINFER_NB_HEADS_VARIANT', v), g(),
-                                                                os.environ.__setitem__('FLASHINFER_NB_HEADS_VARIANT', '0'))
             cases.append((f"{b}x{h}x{d} {str(dt)[6:]}", fns))
     res = compare(cases, flush, a.n, a.rounds, timer=lambda fn, fl, n: time_one(fn, fl, n, 'trimmed'))
     keys = list(cases[0][1])

@@ -13,6 +13,7 @@
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
 #include "norm_launch.h"
+#include "norm_peeled.cuh"  // add_square_pair, normalise_pair: the kernels' shared steps
 #include "vec.cuh"
 
 namespace flashinfer_nb {
@@ -21,15 +22,13 @@ namespace norm_detail {
 
 constexpr int kHeadsBlock = 256;  // threads a block: 256 / G rows
 
+// A whole vector of kVec elements into the sums of squares, and normalised: norm_peeled.cuh's pair steps where kVec is
+// even (norm.cuh's rmsnorm_rows writes the same steps out inline; calling these there renames its registers).
 template <typename T, int kVec>
 __device__ __forceinline__ void add_squares(const VecN<T, kVec>& x, float& ss, float& ss_odd) {
   if constexpr (kVec % 2 == 0) {
 #pragma unroll
-    for (int j = 0; j < kVec; j += 2) {
-      const float2 v = to_float2(x, j);
-      ss += v.x * v.x;
-      ss_odd += v.y * v.y;
-    }
+    for (int j = 0; j < kVec; j += 2) add_square_pair(x, j, ss, ss_odd);
   } else {
 #pragma unroll
     for (int j = 0; j < kVec; ++j) {
@@ -45,10 +44,7 @@ __device__ __forceinline__ VecN<T, kVec> normed(const VecN<T, kVec>& x, const Ve
   VecN<T, kVec> o;
   if constexpr (kVec % 2 == 0) {
 #pragma unroll
-    for (int j = 0; j < kVec; j += 2) {
-      const float2 a = to_float2(x, j), b = to_float2(w, j);
-      from_float2<T>(a.x * rstd * (b.x + bias), a.y * rstd * (b.y + bias), &o.data[j]);
-    }
+    for (int j = 0; j < kVec; j += 2) normalise_pair<T>(x, w, j, rstd, bias, o);
   } else {
     convert_pairs(o, [&](int j) { return to_float(x.data[j]) * rstd * (to_float(w.data[j]) + bias); });
   }
