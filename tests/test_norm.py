@@ -246,6 +246,46 @@ def test_rmsnorm_head_groups_refused():
     with pytest.raises(ValueError, match='vpt_hint is for rows of one stride'): m.rmsnorm(torch.empty_like(q), q, w, 1e-6, 0.0, 4, False)
 
 
+# session 48: rmsnorm's 16-bit rows of 1-32 vectors at the widest vector, up to 16 x the SM count, run the two-level
+# rows kernel with every row its own group (norm.cuh's dispatch); past that bound, and with a vpt_hint, the one-level
+# kernels. Which kernel ran is read from torch's profiler; values, guard columns and in-place rows checked either way.
+def _cuda_kernels(fn):
+    "Names of the CUDA kernels `fn` launches."
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn(); torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    assert names, 'the profiler saw no kernel'
+    return names
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [8, 16, 24, 40, 64, 128, 200, 256])
+def test_rmsnorm_short_rows_take_the_heads_kernel(d, dtype):
+    from flashinfer_nb.norm import get_norm_module
+    m = get_norm_module()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    for rows in (1, 3, 16 * sms, 16 * sms + 1):
+        xb = torch.randn(rows, d + 24, device='cuda', dtype=dtype)
+        x = xb[:, 8:8 + d]                                   # rows d + 24 apart, 16 bytes in: still the widest vector
+        expect = ref_rmsnorm(x, w, 1e-6)
+        buf = torch.full((rows, d + 16), float('nan'), device='cuda', dtype=dtype)
+        names = _cuda_kernels(lambda: m.rmsnorm(buf[:, :d], x, w, 1e-6, 0.0, 0, False))
+        assert any('RMSNormHeadsKernel' in n for n in names) == (rows <= 16 * sms), (rows, d, names)
+        assert_close_rel(buf[:, :d], expect, dtype)
+        assert buf[:, d:].isnan().all()
+        forced = torch.full_like(x, float('nan'))            # a vpt_hint (tuning) keeps the one-level kernels
+        names = _cuda_kernels(lambda: m.rmsnorm(forced, x, w, 1e-6, 0.0, 1, False))
+        assert not any('RMSNormHeadsKernel' in n for n in names), (rows, d, names)
+        assert_close_rel(forced, expect, dtype)
+        g = gemma_rmsnorm(x, w, 1e-6)                        # the Gemma bias on the same path
+        assert_close_rel(g, ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
+        before = xb.clone()
+        rmsnorm(x, w, 1e-6, out=x)                           # in place: the rest of each row keeps its bits
+        assert_close_rel(x, expect, dtype)
+        assert torch.equal(xb[:, :8], before[:, :8]) and torch.equal(xb[:, 8 + d:], before[:, 8 + d:])
+
+
 # issue 19: the widest vector that divides the row (8, 4, 2 or 1 elements), never a fall to single elements
 # for a row that is a multiple of 2 or 4; outputs poisoned first, every width class and dtype
 ODD_HIDDEN = [4100, 6148, 14338, 1538, 4098, 1537, 12, 6]    # x4, x4, x2, x2, x2, odd, tiny

@@ -6,6 +6,9 @@
 
 #include <flashinfer_nb/activation.cuh>
 #include <flashinfer_nb/norm.cuh>
+#if __has_include(<flashinfer_nb/norm_heads.cuh>)  // norm.cuh routes short rmsnorm rows there (session 48)
+#include <flashinfer_nb/norm_heads.cuh>
+#endif
 
 namespace {
 struct Silu {  // the library's SiLU body (flashinfer_nb.op_jit.ACTIVATIONS)
