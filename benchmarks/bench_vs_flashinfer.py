@@ -392,6 +392,9 @@ def main():
     ap.add_argument('--pdl-chain', nargs='+', type=int, metavar='ROWS',
                     help='also time fused_add_rmsnorm -> silu_and_mul -> rmsnorm with and without PDL at these row counts')
     ap.add_argument('--no-table', action='store_true', help='skip the per-kernel table (e.g. with --pdl-chain)')
+    ap.add_argument('--pdl', action='store_true',
+                    help="launch both libraries' kernels in the table with programmatic dependent launch (both ops' "
+                         "default on sm_90+; the table's default is off for both)")
     ap.add_argument('--recheck', type=int, default=0, metavar='K',
                     help='time each case under 1.05x K more times (fresh rounds) and report the median of its ratios')
     ap.add_argument('--draw', type=int, default=0, metavar='K',
@@ -419,6 +422,8 @@ def main():
     copy_mod, rep = compile_cell('bench_copy2', COPY_CELL, progress=False)
     if copy_mod is None: sys.exit(f"the copy-ceiling kernel did not build:\n{rep.log}")
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
+    pdl = a.pdl
+    if pdl and torch.cuda.get_device_capability()[0] < 9: ap.error('--pdl needs sm_90 or newer')
     cases = []
     for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)
@@ -426,22 +431,22 @@ def main():
             w = torch.randn(h, device='cuda', dtype=dtype)
             for _, rows in h_pairs:
                 x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
-                plain = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
-                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False),
+                plain = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True),
+                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, pdl),
                          'torch': lambda x=x, w=w, h=h: F.rms_norm(x, (h,), w, 1e-6)}
                 if (cp := copy_ceiling_fn(copy_mod, x)) is not None: plain['copy'] = cp
                 cases.append((f"rmsnorm {rows}x{h} {dt}", plain))
-                fused = {'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
-                         'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, False)}
+                fused = {'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True),
+                         'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, pdl)}
                 if (cp := copy_ceiling_fn(copy_mod, x, r)) is not None: fused['copy'] = cp
                 cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", fused))
                 if a.gemma:
-                    g = {'ours': lambda x=x, w=w, o=o: gemma_rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
-                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.gemma_rmsnorm(o, x, w, 1e-6, False)}
+                    g = {'ours': lambda x=x, w=w, o=o: gemma_rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True),
+                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.gemma_rmsnorm(o, x, w, 1e-6, pdl)}
                     if 'copy' in plain: g['copy'] = plain['copy']
                     cases.append((f"gemma_rmsnorm {rows}x{h} {dt}", g))
-                    gf = {'ours': lambda x=x, r=r, w=w: gemma_fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=False, skip_check=True),
-                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.gemma_fused_add_rmsnorm(x, r, w, 1e-6, False)}
+                    gf = {'ours': lambda x=x, r=r, w=w: gemma_fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True),
+                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.gemma_fused_add_rmsnorm(x, r, w, 1e-6, pdl)}
                     if 'copy' in fused: gf['copy'] = fused['copy']
                     cases.append((f"gemma_fused_add_rmsnorm {rows}x{h} {dt}", gf))
         for b, heads, hd in qk_shapes:
@@ -450,8 +455,8 @@ def main():
                 if kind == 'contiguous': x = torch.randn(b, heads, hd, device='cuda', dtype=dtype)
                 else: x = torch.randn(b, 2 * heads, hd, device='cuda', dtype=dtype)[:, :heads]
                 o = torch.empty_like(x)
-                qk = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=False, skip_check=True),
-                      'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, False)}
+                qk = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True),
+                      'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, pdl)}
                 try: qk['ours']()
                 except ValueError: del qk['ours']   # a library without strided heads: FlashInfer's time alone
                 if kind == 'contiguous' and (cp := copy_ceiling_fn(copy_mod, x)) is not None: qk['copy'] = cp
@@ -461,8 +466,8 @@ def main():
             fi_fn = getattr(fi_acts[act_name], f'{act_name}_and_mul')
             for d, rows in act_pairs:
                 x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
-                act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=False, skip_check=True),
-                       'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, False),
+                act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=pdl, skip_check=True),
+                       'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, pdl),
                        'torch': lambda x=x, d=d, g=ref_act: g(x[:, :d]) * x[:, d:]}
                 if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
                 cases.append((f"{act_name}_and_mul {rows}x{d} {dt}", act))
@@ -482,7 +487,7 @@ def main():
     if cases:
         what = 'median' if a.stat == 'median' else 'mean of the middle 80 %'
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, {what} of {a.n}, median of {a.rounds} interleaved "
-                  "rounds; PDL off for both",
+                  f"rounds; PDL {'on' if pdl else 'off'} for both",
                   "copy %: a 16-byte copy kernel moving the op's bytes (rmsnorm: x in, out; fused_add_rmsnorm: x and residual in, "
                   "both out; the gated activations: both halves in, one row out), timed in the same rounds, as a share of ours (100 = at "
                   "the same-run copy ceiling)",

@@ -19,7 +19,7 @@ from .op_jit import ACTIVATIONS, _render, gen_act_and_mul_module, get_act_and_mu
 __all__ = ['ACT_DTYPES', 'silu_and_mul_trace', 'gelu_and_mul_trace', 'gelu_tanh_and_mul_trace', 'ACT_FLOPS', 'ACT_HINT_CHOICES',
            'silu_and_mul_reference', 'gelu_and_mul_reference', 'gelu_tanh_and_mul_reference', 'silu_and_mul',
            'gelu_and_mul', 'gelu_tanh_and_mul', 'decode_step_bench_cases', 'act_call_boundary_bench_cases',
-           'act_hint_valid', 'apply_tuned_act', 'tune_act']
+           'act_hint_valid', 'act_kernel_fingerprint', 'apply_tuned_act', 'tune_act']
 
 # %% ../nbs/12_activation.ipynb #72ef6e53
 ACT_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -293,13 +293,19 @@ def act_hint_valid(hint: int, d: int, dtype) -> bool:
 
 _act_applied: dict = {}                          # activation -> the database generation its table was filled from
 
+def act_kernel_fingerprint(act_name: str) -> str | None:
+    """`{act_name}_and_mul`'s `tune.kernel_fingerprint`: its two rendered sources (the activation's body in them) and
+    the headers they include. Tuned entries carry the fingerprint of the code they were measured on."""
+    return _tune.kernel_fingerprint(gen_act_and_mul_module(act_name).sources, (INCLUDE_DIR, CSRC_DIR))
+
 def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
     """Fill `act_name`'s module table from the tuning database (`{act_name}_and_mul` entries of each visible
-    device's GPU, or of `devices`), the previous entries cleared; returns the entries set. The op calls this when
-    it loads the module."""
+    device's GPU, or of `devices`, measured on the current kernels: `act_kernel_fingerprint`), the previous entries
+    cleared; returns the entries set. The op calls this when it loads the module."""
     mod = mod if mod is not None else get_act_and_mul_module(act_name)
     n = _tune.fill_row_table((f'{act_name}_and_mul',), 'HINT', mod.act_clear_tuned,
-                             lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices)
+                             lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices,
+                             kernel=act_kernel_fingerprint(act_name), retune='flashinfer_nb.activation.tune_act')
     _act_applied[act_name] = _tune.db_generation()
     return n
 
@@ -326,7 +332,7 @@ def tune_act(act_name: str = 'silu', shapes=((1, 14336), (32, 14336), (256, 1433
     try:
         return _tune.tune({'HINT': list(choices)}, lambda c: _ActChoice(int(c['HINT'])), call, inputs, shapes=list(by_bucket),
                           reference=None if ref is None else (lambda x, out: ref(x)), op=f'{act_name}_and_mul',
-                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain,
+                          dtype=dtype, default={'HINT': 0}, min_gain=min_gain, kernel=act_kernel_fingerprint(act_name),
                           valid=lambda c, bucket: act_hint_valid(int(c['HINT']), by_bucket[bucket][1], dtype), **kwargs)
     finally:
         _tune.reload_db(); apply_tuned_act(act_name, mod)

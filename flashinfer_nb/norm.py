@@ -20,7 +20,8 @@ __all__ = ['NORM_DTYPES', 'MAX_HIDDEN', 'rmsnorm_trace', 'gemma_rmsnorm_trace', 
            'gemma_fused_add_rmsnorm_trace', 'NORM_TUNE_OPS', 'NORM_VPT_CHOICES', 'resolve_pdl', 'rmsnorm_reference',
            'gemma_rmsnorm_reference', 'fused_add_rmsnorm_reference', 'gemma_fused_add_rmsnorm_reference', 'rmsnorm',
            'fused_add_rmsnorm', 'gemma_rmsnorm', 'gemma_fused_add_rmsnorm', 'rmsnorm_bench_cases',
-           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases', 'apply_tuned', 'tune_norm']
+           'fused_add_rmsnorm_bench_cases', 'call_boundary_bench_cases', 'norm_kernel_fingerprint', 'apply_tuned',
+           'tune_norm']
 
 # %% ../nbs/11_norm.ipynb #ee5a35d7
 NORM_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -371,13 +372,22 @@ from collections import namedtuple
 NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; the Gemma forms share their kernels
 NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
 # (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
+def norm_kernel_fingerprint() -> str | None:
+    """The norm kernels' `tune.kernel_fingerprint`: the host launcher, every kernel unit and the headers they include.
+    Tuned entries carry the fingerprint of the code they were measured on; `apply_tuned` skips the others."""
+    from flashinfer_nb.op_jit import norm_kernel_sources
+    return _tune.kernel_fingerprint([CSRC_DIR/'norm_host.cpp', *norm_kernel_sources('vec'), CSRC_DIR/'norm_heads.cu'],
+                                    (INCLUDE_DIR, CSRC_DIR))
+
 def apply_tuned(mod=None, devices=None) -> int:
     """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
-    its GPU's entries, the previous ones cleared. Returns the entries set. The op calls this when it loads the
-    module; call it again after editing the database by hand (`tune.reload_db()` first)."""
+    its GPU's entries measured on the current kernels (`norm_kernel_fingerprint`), the previous ones cleared.
+    Returns the entries set. The op calls this when it loads the module; call it again after editing the database by
+    hand (`tune.reload_db()` first)."""
     mod = mod if mod is not None else get_norm_module()
     n = _tune.fill_row_table(NORM_TUNE_OPS, 'VPT', mod.norm_clear_tuned, lambda i, op, code, lg, d, hint:
-                             mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices)
+                             mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices,
+                             kernel=norm_kernel_fingerprint(), retune='flashinfer_nb.norm.tune_norm')
     _applied[0] = _tune.db_generation()
     return n
 
@@ -408,6 +418,6 @@ def tune_norm(shapes=((1, 4096), (32, 4096), (256, 4096), (8192, 4096)), dtype=t
     try:
         return _tune.tune({'VPT': list(choices)}, lambda c: _NormChoice(mod, int(c['VPT'])), call, inputs, shapes=list(by_bucket),
                           reference=ref, op='fused_add_rmsnorm' if fused else 'rmsnorm', dtype=dtype,
-                          default={'VPT': 0}, min_gain=min_gain, **kwargs)
+                          default={'VPT': 0}, min_gain=min_gain, kernel=norm_kernel_fingerprint(), **kwargs)
     finally:
         _tune.reload_db(); apply_tuned(mod)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_tune.ipynb #t003
 from __future__ import annotations
-import concurrent.futures as cf, datetime, functools, html, itertools, json, math, os, re, statistics, sys, threading, time
+import concurrent.futures as cf, datetime, functools, hashlib, html, itertools, json, math, os, re, statistics, sys, threading, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -16,8 +16,8 @@ from .jit.env import PACKAGE_DIR, cache_root, ensure_private_dir
 __all__ = ['DB_ENV', 'SHIPPED_DB', 'DTYPE_CODES', 'FAILED', 'FINAL', 'AUTO_TIMEOUT', 'parse_space', 'config_key', 'config_flags',
            'config_tag', 'SearchSpace', 'next_pow2', 'shape_bucket', 'dtype_name', 'user_db_path', 'read_db',
            'write_db_entry', 'reload_db', 'db_generation', 'gpu_name', 'current_gpu', 'lookup', 'merge_db',
-           'row_bucket', 'row_entries', 'row_shapes', 'fill_row_table', 'Trial', 'Case', 'make_cases', 'TuneResult',
-           'Tuner', 'tune']
+           'row_bucket', 'kernel_fingerprint', 'row_entries', 'row_shapes', 'fill_row_table', 'Trial', 'Case',
+           'make_cases', 'TuneResult', 'Tuner', 'tune']
 
 # %% ../nbs/15_tune.ipynb #t006
 _IDENT = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
@@ -259,15 +259,40 @@ def row_bucket(rows: int, d: int) -> str:
         raise ValueError(f"rows and hidden size must be positive ints, got {rows!r}, {d!r}")
     return f"{next_pow2(rows)}x{d}"
 
-def row_entries(gpu: str, ops, key: str):
+_COMMENT_RE = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
+
+def kernel_fingerprint(sources, roots) -> str | None:
+    """What a row op's tuned launch choices were measured on: the first 16 hex digits of a SHA-256 over the code of
+    `sources` and of every header they include from under `roots` (the package's `include/` and `csrc/`, also the
+    search path of `#include <...>`), comments and blank space removed, in file-name order. The same on every
+    machine and install of the same code; a comment edit keeps it, any code change gives a new one. None when a
+    file cannot be read."""
+    from flashinfer_nb.jit.core import DepScan
+    scan, roots = DepScan(), tuple(Path(r).resolve() for r in roots)   # the include search path too
+    try:
+        files = {p for s in sources for p in scan.scan(Path(s), roots)
+                 if p == scan.resolve(s) or any(p.is_relative_to(r) for r in roots)}
+        texts = sorted((p.name, ' '.join(_COMMENT_RE.sub(' ', scan.content(p).decode('utf-8', 'replace')).split()))
+                       for p in files)
+    except OSError: return None
+    h = hashlib.sha256()
+    for name, text in texts: h.update(f"{name}\0{text}\0".encode())
+    return h.hexdigest()[:16]
+
+def row_entries(gpu: str, ops, key: str, kernel: str | None = None, stale: list | None = None):
     """`(op, dtype code, rows_log2, d, hint)` for every entry of `gpu` and an op in `ops` whose bucket is `ROWSxD`
     and whose configuration has a positive int `key`: what a row op's binding table takes. Anything else in the
-    database (other ops, other keys, a hand-edited entry) is skipped, never an error."""
+    database (other ops, other keys, a hand-edited entry) is skipped, never an error. `kernel`: the op's current
+    `kernel_fingerprint`; entries recorded for other kernel code (or none) are skipped too, and listed in `stale`
+    as `(op, dtype, bucket)` when it is given."""
     for (g, op, dt, bucket), e in _load_merged().items():
         if g != gpu or op not in ops or dt not in DTYPE_CODES: continue
         try: rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config'][key])
         except (ValueError, KeyError, TypeError): continue
         if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
+            if kernel is not None and e.get('kernel') != kernel:
+                if stale is not None: stale.append((op, dt, bucket))
+                continue
             yield op, DTYPE_CODES[dt], rows.bit_length() - 1, d, hint
 
 def row_shapes(shapes) -> dict:
@@ -279,10 +304,14 @@ def row_shapes(shapes) -> dict:
         out[b] = (rows, d)
     return out
 
-def fill_row_table(ops, key: str, clear, add, devices=None) -> int:
+_stale_warned: set = set()
+
+def fill_row_table(ops, key: str, clear, add, devices=None, kernel: str | None = None, retune: str = '') -> int:
     """Fill a row op's binding table from the database: for each device index in `devices` (default: every visible
     CUDA device), `clear(i)`, then `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of
-    that device's GPU. Returns the number added. The norm and activation ops call this when their module loads."""
+    that device's GPU. Returns the number added. The norm and activation ops call this when their module loads.
+    `kernel`: the op's `kernel_fingerprint`: entries measured on other kernel code are left out, with one warning a
+    process (naming `retune`, the call that tunes them again)."""
     if devices is None:
         import torch
         devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
@@ -290,7 +319,14 @@ def fill_row_table(ops, key: str, clear, add, devices=None) -> int:
     for i in devices:
         clear(i)
         if (gpu := gpu_name(i)) is None: continue
-        for op, code, lg, d, hint in row_entries(gpu, ops, key): add(i, op, code, lg, d, hint); n += 1
+        stale = []
+        for op, code, lg, d, hint in row_entries(gpu, ops, key, kernel, stale): add(i, op, code, lg, d, hint); n += 1
+        if stale and (gpu, tuple(ops), kernel) not in _stale_warned:
+            _stale_warned.add((gpu, tuple(ops), kernel))
+            import warnings
+            warnings.warn(f"{len(stale)} tuned {' / '.join(ops)} entries for {gpu} were measured on other kernel code "
+                          f"(e.g. {' '.join(stale[0])}) and are not used: the built-in rule runs there"
+                          f"{'; tune them again with ' + retune if retune else ''}", stacklevel=3)
     return n
 
 
@@ -690,7 +726,7 @@ class Tuner:
              dtype=None, max_configs: int | None = None, time_budget_s: float | None = None,
              compile_timeout_s: float | None = None, warm_start=None, default: dict | None = None, jobs: int | None = None,
              rounds: int = 5, repeat_ms: float = 10.0, timer: Callable | None = None, csv=None, db=None,
-             min_gain: float = 0.0, valid: Callable | None = None,
+             min_gain: float = 0.0, valid: Callable | None = None, kernel: str | None = None,
              progress: bool = True) -> TuneResult:
         """Compile, check and time; return a `TuneResult` (also written to a CSV, and the best per shape to the database).
 
@@ -737,6 +773,9 @@ class Tuner:
             neither checked nor timed (the table shows ``n/a``) and still competes at the other shapes; one valid at
             none of them is not compiled (status ``not valid``). A configuration that fails where it is valid is
             excluded everywhere, as always: a refusal the predicate did not foresee is a bug to see, not to skip.
+        kernel : str, optional
+            What the configurations ran on (a row op's `kernel_fingerprint`), recorded with each database entry: a
+            row op uses only the entries of its current kernel code.
         progress : bool
             Live table in a notebook, a bar on stderr in a terminal.
         """
@@ -785,7 +824,7 @@ class Tuner:
         self._pick(res)
         res.elapsed_s = time.monotonic() - t0
         live.update(res, 'interrupted' if res.interrupted else 'done', force=True)
-        self._persist(res, dtype, csv, db, min_gain)
+        self._persist(res, dtype, csv, db, min_gain, kernel)
         self.result = res
         return res
 
@@ -821,7 +860,7 @@ class Tuner:
             timed = [t for t in res.trials if t.median_us(c.label) is not None]
             if timed: res.best[c.label] = min(timed, key=lambda t: t.median_us(c.label))
 
-    def _persist(self, res: TuneResult, dtype, csv, db, min_gain: float = 0.0):
+    def _persist(self, res: TuneResult, dtype, csv, db, min_gain: float = 0.0, kernel: str | None = None):
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y%m%dT%H%M%SZ')
         if csv is not False:
             path = Path(csv) if csv is not None else cache_root()/'tune'/f"{self.op}_{stamp}.csv"
@@ -853,7 +892,8 @@ class Tuner:
                 t = dflt   # not clearly faster than the built-in choice: record the built-in choice
             write_db_entry(path, gpu, self.op, dtype, c.bucket, t.config, median_us=round(t.median_us(c.label), 3),
                            default_us=None if dflt is None or dflt.median_us(c.label) is None else round(dflt.median_us(c.label), 3),
-                           shape=c.label, tried=sum(x.status == 'ok' for x in res.trials), tuned_at=stamp)
+                           shape=c.label, tried=sum(x.status == 'ok' for x in res.trials), tuned_at=stamp,
+                           **({'kernel': kernel} if kernel else {}))
             res.db_path = path
 
 def _valid_at(valid, t: Trial, c: Case) -> bool:

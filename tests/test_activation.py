@@ -361,13 +361,19 @@ def test_act_tuned_table_reads_the_database(tmp_path, monkeypatch):
     db = tmp_path/'db.json'
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
     monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
-    T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41})
-    T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22})   # another activation's
+    silu_code = A.act_kernel_fingerprint('silu')
+    assert silu_code != A.act_kernel_fingerprint('gelu')                   # the activation's body is in the code
+    T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '32x14336', {'HINT': 41}, kernel=silu_code)
+    T.write_db_entry(db, 'GPU A', 'gelu_and_mul', 'bfloat16', '32x14336', {'HINT': 22}, kernel=silu_code)   # another activation's
+    T.write_db_entry(db, 'GPU A', 'silu_and_mul', 'bfloat16', '1x14336', {'HINT': 42})   # no fingerprint: older code
     T.reload_db()
     monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
+    monkeypatch.setattr(T, '_stale_warned', set())
     m = A.get_act_and_mul_module('silu')
     try:
-        assert A.apply_tuned_act('silu', m, devices=[0]) == 1
+        with pytest.warns(UserWarning, match='1 tuned silu_and_mul entries for GPU A .*tune_act'):
+            assert A.apply_tuned_act('silu', m, devices=[0]) == 1
+        assert m.act_tuned_hint(0, 1, 14336, 1) == 0
         assert [m.act_tuned_hint(0, 1, 14336, r) for r in (16, 17, 32, 33)] == [0, 41, 41, 0]
         assert m.act_tuned_hint(0, 0, 14336, 32) == 0 and m.act_tuned_hint(0, 1, 14337, 32) == 0
         with pytest.raises(ValueError, match='hint'): m.act_set_tuned(0, 1, 14336, 5, 0)
@@ -443,8 +449,9 @@ def test_act_runs_tuned_entries(tmp_path, monkeypatch):
     db = tmp_path/'db.json'; gpu = torch.cuda.get_device_name(0)
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
     monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
-    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21})
-    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95})   # stale: the rule runs
+    code = A.act_kernel_fingerprint('silu')
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '64x4096', {'HINT': 21}, kernel=code)
+    T.write_db_entry(db, gpu, 'silu_and_mul', 'bfloat16', '2x4096', {'HINT': 95}, kernel=code)   # a hint no launcher has: the rule runs
     T.reload_db()
     m = A.get_act_and_mul_module('silu')
     try:
@@ -455,3 +462,13 @@ def test_act_runs_tuned_entries(tmp_path, monkeypatch):
             torch.testing.assert_close(A.silu_and_mul(x, out=o), A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
     finally:
         m.act_clear_tuned(0); T.reload_db()
+
+
+def test_shipped_act_entries_match_the_kernels():
+    "The package's tuned gated-activation entries were measured on this code (none ship since session 48)."
+    from flashinfer_nb import tune as T
+    from flashinfer_nb.activation import act_kernel_fingerprint, ACTIVATIONS
+    codes = {f'{a}_and_mul': act_kernel_fingerprint(a) for a in ACTIVATIONS}
+    stale = [(gpu, op, dt, b) for gpu, ops in T.read_db(T.SHIPPED_DB).items() for op, dts in ops.items()
+             if op in codes for dt, bs in dts.items() for b, e in bs.items() if e.get('kernel') != codes[op]]
+    assert not stale, f"{len(stale)} shipped gated entries were tuned on other kernel code (e.g. {stale[0]}): tune them again or delete them"

@@ -246,9 +246,9 @@ def test_rmsnorm_head_groups_refused():
     with pytest.raises(ValueError, match='vpt_hint is for rows of one stride'): m.rmsnorm(torch.empty_like(q), q, w, 1e-6, 0.0, 4, False)
 
 
-# session 48: rmsnorm's 16-bit rows of 1-32 vectors at the widest vector, up to 16 x the SM count, run the two-level
-# rows kernel with every row its own group (norm.cuh's dispatch); past that bound, and with a vpt_hint, the one-level
-# kernels. Which kernel ran is read from torch's profiler; values, guard columns and in-place rows checked either way.
+# session 48: short rows (1-32 vectors) of one level take norm.cuh's packed kernels (the weight early), at every row
+# count; the same rows in two levels take norm_heads.cuh's kernel. Which kernel ran is read from torch's profiler;
+# values, guard columns and in-place rows checked either way.
 def _cuda_kernels(fn):
     "Names of the CUDA kernels `fn` launches."
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -260,7 +260,7 @@ def _cuda_kernels(fn):
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('d', [8, 16, 24, 40, 64, 128, 200, 256])
-def test_rmsnorm_short_rows_take_the_heads_kernel(d, dtype):
+def test_rmsnorm_short_rows_one_and_two_levels(d, dtype):
     from flashinfer_nb.norm import get_norm_module
     m = get_norm_module()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -271,13 +271,18 @@ def test_rmsnorm_short_rows_take_the_heads_kernel(d, dtype):
         expect = ref_rmsnorm(x, w, 1e-6)
         buf = torch.full((rows, d + 16), float('nan'), device='cuda', dtype=dtype)
         names = _cuda_kernels(lambda: m.rmsnorm(buf[:, :d], x, w, 1e-6, 0.0, 0, False))
-        assert any('RMSNormHeadsKernel' in n for n in names) == (rows <= 16 * sms), (rows, d, names)
+        assert any('RMSNormKernel' in n for n in names) and not any('RMSNormHeadsKernel' in n for n in names), (rows, d, names)
         assert_close_rel(buf[:, :d], expect, dtype)
         assert buf[:, d:].isnan().all()
-        forced = torch.full_like(x, float('nan'))            # a vpt_hint (tuning) keeps the one-level kernels
-        names = _cuda_kernels(lambda: m.rmsnorm(forced, x, w, 1e-6, 0.0, 1, False))
-        assert not any('RMSNormHeadsKernel' in n for n in names), (rows, d, names)
+        forced = torch.full_like(x, float('nan'))            # a vpt_hint (tuning): block mode, the same values
+        m.rmsnorm(forced, x, w, 1e-6, 0.0, 1, False)
         assert_close_rel(forced, expect, dtype)
+        if rows % 3 == 0 and rows > 3:                       # the same rows in two levels: groups of 3, 5 rows apart
+            xg = torch.randn(rows // 3, 5, d, device='cuda', dtype=dtype)[:, :3]
+            og = torch.full_like(xg, float('nan'), memory_format=torch.contiguous_format)
+            names = _cuda_kernels(lambda: m.rmsnorm(og, xg, w, 1e-6, 0.0, 0, False))
+            assert any('RMSNormHeadsKernel' in n for n in names), (rows, d, names)
+            assert_close_rel(og, ref_rmsnorm(xg, w, 1e-6), dtype)
         g = gemma_rmsnorm(x, w, 1e-6)                        # the Gemma bias on the same path
         assert_close_rel(g, ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
         before = xb.clone()
@@ -743,13 +748,16 @@ def test_resolve_pdl_follows_flashinfer():
 
 
 def _norm_table_db(tmp_path, monkeypatch, entries):
-    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt)], read by the next lookup."
+    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt[, kernel])], read by the next lookup;"
+    "measured on the current kernel code unless a kernel fingerprint is given."
     import importlib
     T = importlib.import_module('flashinfer_nb.tune')
     db = tmp_path/'db.json'
     monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
     monkeypatch.setattr(T, 'SHIPPED_DB', tmp_path/'none.json')   # only these entries: not the package's
-    for gpu, op, dt, bucket, vpt in entries: T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt})
+    from flashinfer_nb.norm import norm_kernel_fingerprint
+    for gpu, op, dt, bucket, vpt, *kernel in entries:
+        T.write_db_entry(db, gpu, op, dt, bucket, {'VPT': vpt}, kernel=kernel[0] if kernel else norm_kernel_fingerprint())
     T.reload_db()
     return T
 
@@ -761,17 +769,22 @@ def test_norm_tuned_table_reads_the_database(tmp_path, monkeypatch):
                                                ('GPU A', 'fused_add_rmsnorm', 'float16', '256x14336', 102),
                                                ('GPU A', 'scale', 'bfloat16', '1048576', 4),          # another op: ignored
                                                ('GPU A', 'rmsnorm', 'bfloat16', '4096', 4),           # not RxD: ignored
-                                               ('GPU B', 'rmsnorm', 'bfloat16', '8x4096', 2)])
+                                               ('GPU B', 'rmsnorm', 'bfloat16', '8x4096', 2),
+                                               ('GPU A', 'rmsnorm', 'bfloat16', '32x4096', 4, '0123456789abcdef')])  # other code
     monkeypatch.setattr(T, 'gpu_name', lambda i: {0: 'GPU A', 1: 'GPU B', 2: 'GPU C'}[i])
+    monkeypatch.setattr(T, '_stale_warned', set())
     try:
-        assert N.apply_tuned(m, devices=[0, 1, 2]) == 3
+        with pytest.warns(UserWarning, match='1 tuned rmsnorm / fused_add_rmsnorm entries for GPU A were measured on other'):
+            assert N.apply_tuned(m, devices=[0, 1, 2]) == 3
+        assert m.norm_tuned_hint(0, 1, False, 4096, 32) == 0                         # the rule runs there
         h = lambda dev, code, fused, d, rows: m.norm_tuned_hint(dev, code, fused, d, rows)
         assert [h(0, 1, False, 4096, r) for r in (4, 5, 8, 9)] == [0, 8, 8, 0]     # bucket (4, 8]
         assert h(0, 1, False, 4100, 8) == 0 and h(0, 1, True, 4096, 8) == 0 and h(0, 0, False, 4096, 8) == 0
         assert h(0, 0, True, 14336, 200) == 102 and h(0, 0, False, 14336, 200) == 0
         assert h(1, 1, False, 4096, 8) == 2 and h(2, 1, False, 4096, 8) == 0  # per device: its own GPU's entries
         # the database changes: apply again replaces, never appends
-        T.write_db_entry(tmp_path/'db.json', 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}); T.reload_db()
+        T.write_db_entry(tmp_path/'db.json', 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 4}, kernel=N.norm_kernel_fingerprint())
+        T.reload_db()
         assert N.apply_tuned(m, devices=[0]) == 2 and h(0, 1, False, 4096, 8) == 4
         for bad in [(0, 3, False, 4096, 3, 4), (0, 1, False, 0, 3, 4), (0, 1, False, 4096, 3, 0), (99, 1, False, 4096, 3, 4)]:
             with pytest.raises(ValueError): m.norm_set_tuned(*bad)
@@ -802,3 +815,15 @@ def test_norm_runs_tuned_entries_and_falls_back(tmp_path, monkeypatch):
         with pytest.raises(ValueError, match='vpt_hint 32 has no kernel for hidden size 4096'): m.rmsnorm(o, x, w, 1e-6, 0.0, 32, False)
     finally:
         m.norm_clear_tuned(0); T.reload_db()
+
+
+def test_shipped_norm_entries_match_the_kernels():
+    "The package's tuned norm entries were measured on this code: a kernel change without a new tuning run fails here."
+    from flashinfer_nb import tune as T
+    from flashinfer_nb.norm import norm_kernel_fingerprint, NORM_TUNE_OPS
+    code = norm_kernel_fingerprint()
+    assert code is not None and len(code) == 16
+    stale = [(gpu, op, dt, b) for gpu, ops in T.read_db(T.SHIPPED_DB).items() for op, dts in ops.items()
+             if op in NORM_TUNE_OPS for dt, bs in dts.items() for b, e in bs.items() if e.get('kernel') != code]
+    assert not stale, (f"{len(stale)} shipped norm entries were tuned on other kernel code (e.g. {stale[0]}): tune them "
+                       "again (benchmarks/explore/retune_norm_s48.py, then tune.merge_db) or delete them")

@@ -332,3 +332,46 @@ def test_row_entries_read_row_op_keys_only(tmp_path, monkeypatch):
         with pytest.raises(ValueError, match='fall in one bucket'): T.row_shapes([(5, 4096), (8, 4096)])
         with pytest.raises(ValueError, match='positive ints'): T.row_bucket(0, 4096)
     finally: T.reload_db()
+
+
+def test_kernel_fingerprint_follows_the_code_not_comments_or_place(tmp_path):
+    def tree(root, header='int f() { return 1; }\n', src_extra=''):
+        (root/'include'/'p').mkdir(parents=True); (root/'csrc').mkdir()
+        (root/'include'/'p'/'a.cuh').write_text(f'#pragma once\n// the header\n{header}')
+        (root/'csrc'/'b.h').write_text('#include <p/a.cuh>\nint g();\n')
+        (root/'csrc'/'k.cu').write_text(f'#include "b.h"\n#include <cuda_runtime.h>\n/* a kernel */ int h() {{ return f(); }}\n{src_extra}')
+        return [root/'csrc'/'k.cu'], (root/'include', root/'csrc')
+    fp = lambda *a, **k: T.kernel_fingerprint(*tree(*a, **k))
+    base = fp(tmp_path/'one')
+    assert len(base) == 16 and base == fp(tmp_path/'two')                         # another place, the same code
+    assert fp(tmp_path/'c', header='int f() {\n  return 1;   // one\n}\n') == base    # comments and blank space
+    assert fp(tmp_path/'d', header='int f() { return 2; }\n') != base               # a header's code, two includes down
+    assert fp(tmp_path/'e', src_extra='int k2();\n') != base                         # the source's own code
+    srcs, roots = tree(tmp_path/'f'); srcs[0].unlink()
+    assert T.kernel_fingerprint(srcs, roots) is None                                 # unreadable: no fingerprint
+
+def test_row_entries_of_other_kernel_code_are_left_out_with_one_warning(tmp_path, monkeypatch):
+    db = tmp_path/'db.json'
+    monkeypatch.setenv('FLASHINFER_NB_TUNE_DB', str(db))
+    write_db_entry(db, 'GPU A', 'rmsnorm', 'bfloat16', '8x4096', {'VPT': 8}, kernel='k1')
+    write_db_entry(db, 'GPU A', 'rmsnorm', 'bfloat16', '16x4096', {'VPT': 4}, kernel='k0')    # measured on older code
+    write_db_entry(db, 'GPU A', 'rmsnorm', 'float16', '8x4096', {'VPT': 2})                  # before fingerprints
+    write_db_entry(db, 'GPU A', 'rmsnorm', 'float16', '4x4096', {'VPT': 0}, kernel='k0')    # the rule: never stale
+    T.reload_db()
+    monkeypatch.setattr(T, 'gpu_name', lambda i: 'GPU A')
+    monkeypatch.setattr(T, '_stale_warned', set())
+    try:
+        stale = []
+        assert list(T.row_entries('GPU A', ('rmsnorm',), 'VPT', 'k1', stale)) == [('rmsnorm', 1, 3, 4096, 8)]
+        assert sorted(stale) == [('rmsnorm', 'bfloat16', '16x4096'), ('rmsnorm', 'float16', '8x4096')]
+        assert len(list(T.row_entries('GPU A', ('rmsnorm',), 'VPT'))) == 3                 # no fingerprint asked: all
+        added = []
+        with pytest.warns(UserWarning, match=r"2 tuned rmsnorm entries for GPU A were measured on other kernel code.*tune_x"):
+            assert T.fill_row_table(('rmsnorm',), 'VPT', lambda i: None, lambda *a: added.append(a), [0],
+                                    kernel='k1', retune='tune_x') == 1
+        assert added == [(0, 'rmsnorm', 1, 3, 4096, 8)]
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')                                                  # said once a process
+            assert T.fill_row_table(('rmsnorm',), 'VPT', lambda i: None, lambda *a: None, [0], kernel='k1') == 1
+    finally: T.reload_db()

@@ -6,7 +6,7 @@
 
 #include <flashinfer_nb/activation.cuh>
 #include <flashinfer_nb/norm.cuh>
-#if __has_include(<flashinfer_nb/norm_heads.cuh>)  // norm.cuh routes short rmsnorm rows there (session 48)
+#if __has_include(<flashinfer_nb/norm_heads.cuh>)  // 7addb6f's norm.cuh sent short rmsnorm rows there
 #include <flashinfer_nb/norm_heads.cuh>
 #endif
 

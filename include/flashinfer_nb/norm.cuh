@@ -368,7 +368,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     // filled 32 SMs) and 2-4 vectors a thread with the weight late: 0.83-0.95x FlashInfer at 1-256 x 512-1024
     // (NVIDIA_H200_small_widths_s38.txt). lib_ab, 1-528 rows, both dtypes (NVIDIA_H200_lib_ab_short_rows_s38.txt): 320
     // wide +1.9 to +13 %, 512 +2.9 to +16 %, 640-1024 +8.7 to +32 %; at 128-256 wide (<= 32 vectors, one a thread in the
-    // packed group already) -5.8 to +5.3 %, so those stayed packed (rmsnorm's now take norm_heads.cuh's kernel, above).
+    // packed group already) -5.8 to +5.3 %, so those stay packed (the weight early since session 48, below).
     // Every output within an ulp (the sums split differently: 1-4 elements in 10^5 round the other way).
     // rmsnorm keeps that choice further, to 8 x the SM count at 33-64 vectors and 16 x at 65-128: H200, decode_configs.py
     // at 529-3200 rows x 320-1024 bf16 (NVIDIA_H200_decode_configs_short_rows_mid_s38.txt), the packed groups were
@@ -377,31 +377,24 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     // 1600; past that (2000 x 768 -2 %, 1600 x 512 -3 %) the packed groups win. The one-wave rule's 2 vectors a thread
     // (vpt 102) were up to 7 % slower than 1 at 768. The fused op's packed rows, within 2 % of it at 529-1000 x 768-1024
     // and 3 % ahead at 320-512, stay.
-    // rmsnorm's 16-bit rows of 1-32 vectors (8-256 elements) up to 16 x the SM count: the two-level rows kernel with
-    // every row its own group (norm_heads.cuh: the group size compiled in, row and weight loaded together, one vector a
-    // thread), not the packed groups below (weight late, group size at run time). Session 48, H200, lib_ab, both dtypes,
-    // 1-2112 rows x 8-256 (NVIDIA_H200_lib_ab_narrow_route_s48.txt): +0.8 to +10 %, no case slower, outputs bit for bit
-    // the same (1 x 8 bf16 3.70 -> 3.58 us, 264 x 200 fp16 4.41 -> 4.01). Past 16 x the SMs the packed groups stay
-    // (session 47's narrow_heads_route.py: -5.6 to +3.7 % from 8192 rows on the two GPUs).
-    if constexpr (!kFused && sizeof(T) == 2) {
-      if (vpt_hint == 0 && weight_hint < 0 && nvec <= 32 && sms > 0 && p.rows <= 16 * sm64) {
-        NormParams h = p;
-        h.heads = 1;
-        h.in_gstride = p.in_stride;
-        h.out_gstride = p.out_stride;
-        return RMSNormHeadsLauncher<T>(h, stream);
-      }
-    }
     if (vpt_hint == 0 && weight_hint < 0 && !short_block) {
-      if (nvec <= 1) return launch<T, kVec, 1, 1, kFused>(p, 0, stream);
-      if (nvec <= 2) return launch<T, kVec, 1, 2, kFused>(p, 0, stream);
-      if (nvec <= 4) return launch<T, kVec, 1, 4, kFused>(p, 0, stream);
-      if (nvec <= 8) return launch<T, kVec, 1, 8, kFused>(p, 0, stream);
-      if (nvec <= 16) return launch<T, kVec, 1, 16, kFused>(p, 0, stream);
-      if (nvec <= 32) return launch<T, kVec, 1, 32, kFused>(p, 0, stream);
-      // The fused kernel's 2 and 4 vectors take the weight early (16-bit; session 38, lib_ab, 2048-262144 rows x
-      // 320-1024, both dtypes): -0.4 to +7.3 % (2048 x 1024 +7 %), -1.7 to -1.4 % at
-      // 16384 x 768; rmsnorm keeps the late weight (-0.9 to +1.9 %, unchanged code).
+      // Packed rows of 16-bit types take the weight early at one vector a thread (rows of <= 32 vectors; session 48,
+      // H200, lib_ab, both dtypes, outputs bit for bit the same as with the late weight): the fused op at 1-65536 rows
+      // x 8-256 +0.2 to +9.2 %, no case slower (264 x 256 bf16 +9.2 %; NVIDIA_H200_lib_ab_fused_narrow_early_s48.txt);
+      // rmsnorm -1.3 to +5.8 % past 16 x the SMs (the losses 65536 x 8 and 8448-16896 x 128-256, to -1.3 %). Up to 16 x
+      // it is also ahead of norm_heads.cuh's kernel with every row its own group (which had beaten the late weight by
+      // 0.8-10 %, NVIDIA_H200_lib_ab_narrow_route_s48.txt) by up to 2.2 % at 264-2112 rows, and behind it by up to
+      // 1.1 % at 1 row (NVIDIA_H200_lib_ab_rms_narrow_early_s48.txt, trees b and c): so one kernel for every row count.
+      constexpr int kNarrowW = sizeof(T) == 2 ? kEarly : kLate;
+      if (nvec <= 1) return launch<T, kVec, 1, 1, kFused, kNarrowW>(p, 0, stream);
+      if (nvec <= 2) return launch<T, kVec, 1, 2, kFused, kNarrowW>(p, 0, stream);
+      if (nvec <= 4) return launch<T, kVec, 1, 4, kFused, kNarrowW>(p, 0, stream);
+      if (nvec <= 8) return launch<T, kVec, 1, 8, kFused, kNarrowW>(p, 0, stream);
+      if (nvec <= 16) return launch<T, kVec, 1, 16, kFused, kNarrowW>(p, 0, stream);
+      if (nvec <= 32) return launch<T, kVec, 1, 32, kFused, kNarrowW>(p, 0, stream);
+      // The fused kernel's 2 and 4 vectors take the weight early too (16-bit; session 38, lib_ab, 2048-262144 rows x
+      // 320-1024, both dtypes): -0.4 to +7.3 % (2048 x 1024 +7 %), -1.7 to -1.4 % at 16384 x 768; rmsnorm keeps the
+      // late weight there (-0.9 to +1.9 %, unchanged code).
       constexpr int kPackedW = kFused && sizeof(T) == 2 ? kEarly : kLate;
       // And from 16 x the SM count they run in 64-thread blocks (2 rows), not 256 (8): H200, lib_ab, 16384-262144 rows x
       // 512-1024, both dtypes, +0.5 to +3.0 % (65536 x 1024 bf16 134.2 -> 131.1 us; FlashInfer 131.0, the copy 130.0);

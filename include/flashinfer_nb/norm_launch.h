@@ -37,8 +37,7 @@ struct NormParams {
 template <typename T, bool kFused>
 cudaError_t RMSNormLauncher(norm_detail::NormParams p, int vpt_hint, cudaStream_t stream);
 
-// RMSNorm over rows in two levels (p.heads > 0; the heads of a strided query slice, and norm.cuh's short rmsnorm rows
-// with heads = 1); defined in norm_heads.cuh.
+// RMSNorm over rows in two levels (p.heads > 0; the heads of a strided query slice); defined in norm_heads.cuh.
 template <typename T>
 cudaError_t RMSNormHeadsLauncher(norm_detail::NormParams p, cudaStream_t stream);
 
