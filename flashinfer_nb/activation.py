@@ -305,7 +305,7 @@ def apply_tuned_act(act_name: str, mod=None, devices=None) -> int:
     mod = mod if mod is not None else get_act_and_mul_module(act_name)
     n = _tune.fill_row_table((f'{act_name}_and_mul',), 'HINT', mod.act_clear_tuned,
                              lambda i, op, code, lg, d, hint: mod.act_set_tuned(i, code, d, lg, hint), devices,
-                             kernel=act_kernel_fingerprint(act_name), retune='flashinfer_nb.activation.tune_act')
+                             kernel=lambda: act_kernel_fingerprint(act_name), retune='flashinfer_nb.activation.tune_act')
     _act_applied[act_name] = _tune.db_generation()
     return n
 

@@ -373,11 +373,10 @@ NORM_TUNE_OPS = ('rmsnorm', 'fused_add_rmsnorm')          # database op names; t
 NORM_VPT_CHOICES = (0, 1, 2, 4, 8, 16, 101, 102, 104)     # 0: the built-in rule; 100 + v: early-weight kernel, vpt v
 # (200 + v, v >= 4: the weight read late but batched, norm.cuh; timed with PDL off, as one kernel alone)
 def norm_kernel_fingerprint() -> str | None:
-    """The norm kernels' `tune.kernel_fingerprint`: the host launcher, every kernel unit and the headers they include.
-    Tuned entries carry the fingerprint of the code they were measured on; `apply_tuned` skips the others."""
-    from flashinfer_nb.op_jit import norm_kernel_sources
-    return _tune.kernel_fingerprint([CSRC_DIR/'norm_host.cpp', *norm_kernel_sources('vec'), CSRC_DIR/'norm_heads.cu'],
-                                    (INCLUDE_DIR, CSRC_DIR))
+    """The norm kernels' `tune.kernel_fingerprint`: the module's sources (in the 'vec' layout, one file a kernel unit, so
+    the `norm_kernel_tus` setting does not change it) and the headers they include. Tuned entries carry the
+    fingerprint of the code they were measured on; `apply_tuned` skips the others."""
+    return _tune.kernel_fingerprint(gen_norm_module(layout='vec').sources, (INCLUDE_DIR, CSRC_DIR))
 
 def apply_tuned(mod=None, devices=None) -> int:
     """Fill the norm module's per-device table from the tuning database, for each visible device (or `devices`):
@@ -387,7 +386,7 @@ def apply_tuned(mod=None, devices=None) -> int:
     mod = mod if mod is not None else get_norm_module()
     n = _tune.fill_row_table(NORM_TUNE_OPS, 'VPT', mod.norm_clear_tuned, lambda i, op, code, lg, d, hint:
                              mod.norm_set_tuned(i, code, op == 'fused_add_rmsnorm', d, lg, hint), devices,
-                             kernel=norm_kernel_fingerprint(), retune='flashinfer_nb.norm.tune_norm')
+                             kernel=norm_kernel_fingerprint, retune='flashinfer_nb.norm.tune_norm')
     _applied[0] = _tune.db_generation()
     return n
 

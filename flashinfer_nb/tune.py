@@ -279,17 +279,19 @@ def kernel_fingerprint(sources, roots) -> str | None:
     for name, text in texts: h.update(f"{name}\0{text}\0".encode())
     return h.hexdigest()[:16]
 
-def row_entries(gpu: str, ops, key: str, kernel: str | None = None, stale: list | None = None):
+def row_entries(gpu: str, ops, key: str, kernel=None, stale: list | None = None):
     """`(op, dtype code, rows_log2, d, hint)` for every entry of `gpu` and an op in `ops` whose bucket is `ROWSxD`
     and whose configuration has a positive int `key`: what a row op's binding table takes. Anything else in the
     database (other ops, other keys, a hand-edited entry) is skipped, never an error. `kernel`: the op's current
-    `kernel_fingerprint`; entries recorded for other kernel code (or none) are skipped too, and listed in `stale`
-    as `(op, dtype, bucket)` when it is given."""
+    `kernel_fingerprint`, or a function returning it (called at the first entry to check, so a GPU with no entries
+    never hashes the sources); entries recorded for other kernel code (or none) are skipped too, and listed in
+    `stale` as `(op, dtype, bucket)` when it is given."""
     for (g, op, dt, bucket), e in _load_merged().items():
         if g != gpu or op not in ops or dt not in DTYPE_CODES: continue
         try: rows, d = (int(v) for v in bucket.split('x')); hint = int(e['config'][key])
         except (ValueError, KeyError, TypeError): continue
         if rows > 0 and rows & (rows - 1) == 0 and d > 0 and hint > 0:
+            if callable(kernel): kernel = kernel()
             if kernel is not None and e.get('kernel') != kernel:
                 if stale is not None: stale.append((op, dt, bucket))
                 continue
@@ -306,23 +308,25 @@ def row_shapes(shapes) -> dict:
 
 _stale_warned: set = set()
 
-def fill_row_table(ops, key: str, clear, add, devices=None, kernel: str | None = None, retune: str = '') -> int:
+def fill_row_table(ops, key: str, clear, add, devices=None, kernel=None, retune: str = '') -> int:
     """Fill a row op's binding table from the database: for each device index in `devices` (default: every visible
     CUDA device), `clear(i)`, then `add(i, op, dtype_code, rows_log2, d, hint)` for every `row_entries` entry of
     that device's GPU. Returns the number added. The norm and activation ops call this when their module loads.
-    `kernel`: the op's `kernel_fingerprint`: entries measured on other kernel code are left out, with one warning a
-    process (naming `retune`, the call that tunes them again)."""
+    `kernel`: the op's `kernel_fingerprint` (or a function returning it, called once, and only if some device's GPU
+    has entries): entries measured on other kernel code are left out, with one warning a process (naming `retune`,
+    the call that tunes them again)."""
     if devices is None:
         import torch
         devices = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
+    code = functools.cache(kernel) if callable(kernel) else (lambda: kernel)
     n = 0
     for i in devices:
         clear(i)
         if (gpu := gpu_name(i)) is None: continue
         stale = []
-        for op, code, lg, d, hint in row_entries(gpu, ops, key, kernel, stale): add(i, op, code, lg, d, hint); n += 1
-        if stale and (gpu, tuple(ops), kernel) not in _stale_warned:
-            _stale_warned.add((gpu, tuple(ops), kernel))
+        for op, dt_code, lg, d, hint in row_entries(gpu, ops, key, code, stale): add(i, op, dt_code, lg, d, hint); n += 1
+        if stale and (gpu, tuple(ops), code()) not in _stale_warned:
+            _stale_warned.add((gpu, tuple(ops), code()))
             import warnings
             warnings.warn(f"{len(stale)} tuned {' / '.join(ops)} entries for {gpu} were measured on other kernel code "
                           f"(e.g. {' '.join(stale[0])}) and are not used: the built-in rule runs there"

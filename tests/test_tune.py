@@ -365,6 +365,10 @@ def test_row_entries_of_other_kernel_code_are_left_out_with_one_warning(tmp_path
         assert list(T.row_entries('GPU A', ('rmsnorm',), 'VPT', 'k1', stale)) == [('rmsnorm', 1, 3, 4096, 8)]
         assert sorted(stale) == [('rmsnorm', 'bfloat16', '16x4096'), ('rmsnorm', 'float16', '8x4096')]
         assert len(list(T.row_entries('GPU A', ('rmsnorm',), 'VPT'))) == 3                 # no fingerprint asked: all
+        calls = []
+        assert list(T.row_entries('GPU C', ('rmsnorm',), 'VPT', lambda: calls.append(1) or 'k1')) == [] and not calls
+        assert list(T.row_entries('GPU A', ('rmsnorm',), 'VPT', lambda: calls.append(1) or 'k1')) == [('rmsnorm', 1, 3, 4096, 8)]
+        assert calls == [1]                                                                # hashed once, when needed
         added = []
         with pytest.warns(UserWarning, match=r"2 tuned rmsnorm entries for GPU A were measured on other kernel code.*tune_x"):
             assert T.fill_row_table(('rmsnorm',), 'VPT', lambda i: None, lambda *a: added.append(a), [0],
