@@ -748,8 +748,8 @@ def test_resolve_pdl_follows_flashinfer():
 
 
 def _norm_table_db(tmp_path, monkeypatch, entries):
-    "A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt[, kernel])], read by the next lookup;"
-    "measured on the current kernel code unless a kernel fingerprint is given."
+    """A private tuning database with `entries` [(gpu, op, dtype, bucket, vpt[, kernel])], read by the next lookup;
+    measured on the current kernel code unless a kernel fingerprint is given."""
     import importlib
     T = importlib.import_module('flashinfer_nb.tune')
     db = tmp_path/'db.json'
