@@ -310,6 +310,10 @@ def draw_shapes(k, seed, widths=(64, 16384), inter=(64, 18944), rows=(1, 65536),
     log-uniform, every other draw a decode batch (<= 256) and the rest past it, halved while rows x width passes
     `max_elems` (so a table fits the GPU). Returns (norm_pairs, act_pairs)."""
     if k < 1: raise ValueError(f"draw at least one shape, not {k}")
+    for name, (lo, hi) in (('widths', widths), ('inter', inter)):
+        if not 1 <= lo or hi - hi % 8 - 8 < lo - lo % 8 + 8:
+            raise ValueError(f"{name} {lo}-{hi}: the range must hold a multiple of 8 with room for each width class "
+                             f"(e.g. {lo}-{lo + 32})")
     rng = random.Random(seed)
     loguni = lambda lo, hi: int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
     def width(lo, hi, i):
@@ -401,14 +405,20 @@ def main():
                     help='instead of --rows/--hiddens/--inter: K norm and K gated shapes drawn at random (see draw_shapes: '
                          'widths 64-16384 of every divisibility class, rows 1-65536, half of them decode batches)')
     ap.add_argument('--seed', type=int, default=0, help='the seed of --draw (the table names it)')
+    ap.add_argument('--draw-widths', type=int, nargs=2, metavar=('LO', 'HI'),
+                    help="with --draw: the width range of both the norm rows and the gated rows' d (e.g. 1536 16384, the "
+                         "issue's model widths; default 64-16384 and 64-18944)")
     a = ap.parse_args()
     if a.draw and (a.rows or a.hiddens or a.inter is not None):
         ap.error('--draw picks the shapes itself: leave out --rows, --hiddens and --inter')
+    if a.draw_widths and not a.draw: ap.error('--draw-widths goes with --draw')
     hiddens = a.hiddens or ([4096, 14338] if a.quick else [1536, 2048, 4096, 5120, 7168, 8192, 16384, 4100, 14338])
     rows_list = a.rows or ([1, 32, 256, 8192] if a.quick else [1, 8, 32, 128, 256, 2048, 8192])
     inter = a.inter if a.inter is not None else ([14336, 14340] if a.quick else [8960, 14336, 18944, 14340, 7170])
     if a.draw:
-        norm_pairs, act_pairs = draw_shapes(a.draw, a.seed)
+        rng = {} if not a.draw_widths else dict(widths=tuple(a.draw_widths), inter=tuple(a.draw_widths))
+        try: norm_pairs, act_pairs = draw_shapes(a.draw, a.seed, **rng)
+        except ValueError as e: ap.error(str(e))
     else:
         norm_pairs, act_pairs = list(itertools.product(hiddens, rows_list)), list(itertools.product(inter, rows_list))
     if a.no_norm: norm_pairs = []
@@ -482,7 +492,8 @@ def main():
     floor = min(floors) if floors else None
     lines = [f"{torch.cuda.get_device_name()}; torch {torch.__version__}; FlashInfer 0.7.2.post1 kernels from {root}"]
     if a.draw:
-        lines += [f"shapes drawn with --draw {a.draw} --seed {a.seed}: norm (rows x hidden) " +
+        lines += [f"shapes drawn with --draw {a.draw} --seed {a.seed}" +
+                  (f" --draw-widths {a.draw_widths[0]} {a.draw_widths[1]}" if a.draw_widths else '') + ": norm (rows x hidden) " +
                   ' '.join(f'{r}x{h}' for h, r in norm_pairs) + "; gated (rows x d) " + ' '.join(f'{r}x{d}' for d, r in act_pairs)]
     if cases:
         what = 'median' if a.stat == 'median' else 'mean of the middle 80 %'

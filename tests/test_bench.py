@@ -197,3 +197,7 @@ def test_bench_vs_flashinfer_draws_every_width_class():
     (w, r), = m.draw_shapes(1, seed=1, widths=(16000, 16384), rows=(60000, 65536))[0]
     assert w >= 16000 and r * w <= 1 << 27 and r * w * 2 > 1 << 27
     with pytest.raises(ValueError, match='at least one'): m.draw_shapes(0, seed=1)
+    # a narrower range (the model widths): every width in it, still every class
+    norm, act = m.draw_shapes(12, seed=7, widths=(1536, 16384), inter=(1536, 16384))
+    assert all(1536 <= w <= 16384 for w, r in norm + act) and {cls(w) for w, r in norm} == set(m.WIDTH_CLASSES)
+    with pytest.raises(ValueError, match='room for each width class'): m.draw_shapes(4, seed=1, widths=(100, 110))
