@@ -351,11 +351,12 @@ def verdict(res, goal=1.05):
                 f"{len(bound)} have FI/copy < {goal:.2f} (even a kernel at the same-run copy time would not reach {goal:.2f}x)"]
 
 
-def recheck(res, cases, times, rerun, goal=1.05):
+def recheck(res, cases, times, rerun, goal=1.05, medians=None):
     """The cases of `res` under `goal` (FI/ours), each timed `times` more times by `rerun([(label, fns)])` (compare's
     result for that one case). One table's case under the goal can be a transient: on the H200, fused 256 x 3592 bf16
     was 1.00x in one table and 1.06-1.10x in three reruns right after (session 36). Lines: each case's FI/ours in the
-    table and in every rerun, and their median; then how many stay under the goal by that median."""
+    table and in every rerun, and their median; then how many stay under the goal by that median. `medians`, a dict,
+    gets each rechecked case's median under its label (for `by_op`)."""
     fns = dict(cases)
     under = [(label.removesuffix(' ~'), t['flashinfer'] / t['ours']) for label, t in res
              if 'flashinfer' in t and 'ours' in t and t['flashinfer'] / t['ours'] < goal]
@@ -367,8 +368,32 @@ def recheck(res, cases, times, rerun, goal=1.05):
         rs = [first] + [t['flashinfer'] / t['ours'] for _ in range(times) for _, t in rerun([(label, fns[label])])]
         med = statistics.median(rs)
         still += med < goal
+        if medians is not None: medians[label] = med
         lines.append(f"{label:<36} " + ' '.join(f'{x:.3f}' for x in rs) + f"   median {med:.3f}")
     lines.append(f"{still} of {len(under)} stay under {goal:.2f}x by that median")
+    return lines
+
+
+def by_op(res, medians=None, goal=1.05, decode=256):
+    """The verdict per op and row range: for each op, its decode rows (<= `decode`) and those past them, how many cases,
+    how many under 1.00x and under `goal`, and the lowest FI/ours with its case. A rechecked case counts by its median
+    (`medians`, from `recheck`), any other by the table's ratio. The issue's two bars, >= 1.00x everywhere and >= `goal`
+    at decode, op by op."""
+    medians = medians or {}
+    groups, ops = {}, {}
+    for label, t in res:
+        if 'flashinfer' not in t or 'ours' not in t: continue
+        name = label.removesuffix(' ~')
+        op, shape = name.split()[:2]
+        x = medians.get(name, t['flashinfer'] / t['ours'])
+        ops.setdefault(op, len(ops))
+        groups.setdefault((op, int(shape.split('x')[0]) > decode), []).append((x, name))
+    if not groups: return []
+    lines = ['', f"by op (decode: <= {decode} rows; a rechecked case by its median)"]
+    for (op, past), xs in sorted(groups.items(), key=lambda kv: (ops[kv[0][0]], kv[0][1])):
+        lo, case = min(xs)
+        lines.append(f"{op:<24} {'past decode' if past else 'decode':<11} {len(xs):4d} cases: {sum(x < 1.0 for x, _ in xs):3d} "
+                     f"under 1.00x, {sum(x < goal for x, _ in xs):3d} under {goal:.2f}x, lowest {lo:.3f}x ({case})")
     return lines
 
 
@@ -519,8 +544,10 @@ def main():
         lines.append(f"{label:<36} {t['ours']:8.2f} {t['flashinfer']:8.2f} {t.get('torch', float('nan')):9.2f} "
                      f"{t['flashinfer'] / t['ours']:8.2f}{cp} {over:10.2f}{ceil}")
     if cases: lines += verdict(res)
+    medians = {}
     if cases and a.recheck > 0:
-        lines += recheck(res, cases, a.recheck, lambda cs: compare(cs, flush, a.n, a.rounds, timer=timer))
+        lines += recheck(res, cases, a.recheck, lambda cs: compare(cs, flush, a.n, a.rounds, timer=timer), medians=medians)
+    if cases: lines += by_op(res, medians)
     if a.pdl_chain: lines += [''] + pdl_chain(fi_norm, fi_acts['silu'], a.pdl_chain, flush, a.n, a.rounds)
     if not a.no_host: lines += [''] + call_boundary(fi_norm, fi_acts)
     text = '\n'.join(lines)

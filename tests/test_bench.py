@@ -183,6 +183,27 @@ def test_bench_vs_flashinfer_rechecks_the_cases_under_the_goal():
 
 
 
+def test_bench_vs_flashinfer_verdict_by_op():
+    m = _bench_vs_flashinfer()
+    res = [('empty kernel (floor)', {'ours': 2.8}),
+           ('rmsnorm 1x4096 bfloat16', {'ours': 4.0, 'flashinfer': 4.6}), ('rmsnorm 8192x4096 bfloat16', {'ours': 36.0, 'flashinfer': 47.0}),
+           ('silu_and_mul 7x1736 float16', {'ours': 3.88, 'flashinfer': 3.86}),     # 0.995 in the table, rechecked: 0.993
+           ('silu_and_mul 256x2048 float16 ~', {'ours': 5.0, 'flashinfer': 5.1}),   # 1.020, no steady pass, rechecked: 1.06
+           ('silu_and_mul 4000x1992 float16', {'ours': 16.7, 'flashinfer': 16.7}),
+           ('rmsnorm(qk) 32x16x256 contig bfloat16', {'ours': 4.0, 'flashinfer': 4.4})]
+    lines = m.by_op(res, {'silu_and_mul 7x1736 float16': 0.993, 'silu_and_mul 256x2048 float16': 1.06})
+    assert lines[1].startswith('by op (decode: <= 256 rows')
+    rows = [l.split() for l in lines[2:]]
+    assert [r[:2] for r in rows] == [['rmsnorm', 'decode'], ['rmsnorm', 'past'], ['silu_and_mul', 'decode'],
+                                     ['silu_and_mul', 'past'], ['rmsnorm(qk)', 'decode']]   # ops in table order, decode first
+    silu_dec = lines[4]
+    assert '2 cases:   1 under 1.00x,   1 under 1.05x, lowest 0.993x (silu_and_mul 7x1736 float16)' in silu_dec   # the medians count
+    assert 'lowest 1.150x (rmsnorm 1x4096 bfloat16)' in lines[2] and '0 under 1.00x,   0 under 1.05x' in lines[2]
+    assert 'under 1.05x, lowest 1.000x (silu_and_mul 4000x1992 float16)' in lines[5]       # no median: the table's ratio
+    assert m.by_op([('empty kernel (floor)', {'ours': 2.8})]) == []
+
+
+
 def test_bench_vs_flashinfer_draws_every_width_class():
     m = _bench_vs_flashinfer()
     norm, act = m.draw_shapes(16, seed=5)
