@@ -384,10 +384,12 @@ def by_op(res, medians=None, goal=1.05, decode=256):
     for label, t in res:
         if 'flashinfer' not in t or 'ours' not in t: continue
         name = label.removesuffix(' ~')
-        op, shape = name.split()[:2]
+        op, shape = (name.split() + [''])[:2]
+        try: past = int(shape.split('x')[0]) > decode
+        except ValueError: continue                  # not 'OP ROWSx...': no row count to place it by
         x = medians.get(name, t['flashinfer'] / t['ours'])
         ops.setdefault(op, len(ops))
-        groups.setdefault((op, int(shape.split('x')[0]) > decode), []).append((x, name))
+        groups.setdefault((op, past), []).append((x, name))
     if not groups: return []
     lines = ['', f"by op (decode: <= {decode} rows; a rechecked case by its median)"]
     for (op, past), xs in sorted(groups.items(), key=lambda kv: (ops[kv[0][0]], kv[0][1])):
