@@ -201,7 +201,7 @@ def test_bench_vs_flashinfer_verdict_by_op():
     assert 'lowest 1.150x (rmsnorm 1x4096 bfloat16)' in lines[2] and '0 under 1.00x,   0 under 1.05x' in lines[2]
     assert 'under 1.05x, lowest 1.000x (silu_and_mul 4000x1992 float16)' in lines[5]       # no median: the table's ratio
     assert m.by_op([('empty kernel (floor)', {'ours': 2.8})]) == []
-    assert m.by_op([('odd', {'ours': 1.0, 'flashinfer': 1.0}), ('chain 32 rows', {'ours': 1.0, 'flashinfer': 1.0})]) == []   # no ROWSx shape
+    assert m.by_op([('odd', {'ours': 1.0, 'flashinfer': 1.0}), ('pdl chain', {'ours': 1.0, 'flashinfer': 1.0})]) == []   # no ROWSx shape
 
 
 
