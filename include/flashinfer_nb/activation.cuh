@@ -22,7 +22,12 @@ namespace flashinfer_nb {
 // from an IEEE divide: for x below about -87.3, e^-x > 2^126 and the fast divide returns 0, so silu(x) = -0 where the
 // exact value is below 1.2e-36 in magnitude (torch's own silu gives -0 below -88.7). +-inf and NaN come out as the IEEE
 // form's (silu(-inf) = NaN, silu(inf) = inf).
-__device__ __forceinline__ float sigmoid(float x) { return __fdividef(1.0f, 1.0f + __expf(-x)); }
+__device__ __forceinline__ float sigmoid(float x) {
+  float e;  // e^-x as 2^(-x log2 e), flushing a result below 2^-126 to 0 (1 + it is 1 either way): __expf without
+            // -ftz=true wraps the MUFU in a range test, a halving and a squaring, two more dependent steps an element
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * -1.44269504088896341f));
+  return __fdividef(1.0f, 1.0f + e);
+}
 
 // GELU with the tanh approximation, 0.5 x (1 + tanh(u)) with u = sqrt(2 / pi) (x + 0.044715 x^3), as x sigmoid(2u) =
 // x / (1 + 2^t), t = -2 u log2(e) = x (c1 + c2 x^2): the constants folded into one FMA and a multiply, then the fast
