@@ -289,9 +289,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const int64_t sm64 = sms;
   // The fused op's 16-bit rows of 12288-15360 in 16-byte vectors from 60 x the SMs: the rounds kernel (norm_rounds.cuh;
   // session 45: +0.1 to +2.0 % over the vector kernel's 4 vectors a thread at 8192-65536 rows on the H200, +-0.2 % on
-  // the H100).
+  // the H100). Only rows on 128-byte lines (rounds_lines_ok): at rows 16 bytes off a line it was 7-11 % slower than the
+  // vector kernel (session 50, H200, bf16, 8192 and 16384 rows x 12296, 13320, 14416, 15352; 8192 x 14416 255.3 against
+  // 237.0 us, 88 % of the copy; NVIDIA_H200_rounds_misaligned_s50.txt), where it won 0.3-0.6 % at 14336.
   if constexpr (kFused && kVec == 8 && sizeof(T) == 2) {
-    if (vpt_hint == 0 && sms > 0 && p.d >= 12288 && p.d <= 15360 && p.rows >= kRoundsFromSms * sm64)
+    if (vpt_hint == 0 && sms > 0 && p.d >= 12288 && p.d <= 15360 && p.rows >= kRoundsFromSms * sm64 &&
+        rounds_lines_ok<T>(p))
       return dispatch_rounds<T>(p, stream);
   }
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel

@@ -31,6 +31,15 @@ namespace norm_detail {
 constexpr int kRoundsMaxVec = 2048;  // vectors of 8 a row (d <= 16384): the shared-memory row
 constexpr int kRoundsFromSms = 60;    // rows from 60 x the SM count take it (norm.cuh's dispatch)
 
+// Every row of x, the residual and out starts on a 128-byte line (the pointers and the row strides): the rows the
+// rounds kernel is for (norm.cuh's dispatch; session 50: 16 bytes off a line it ran 7-11 % behind the vector kernel).
+template <typename T>
+inline bool rounds_lines_ok(const NormParams& p) {
+  constexpr int64_t kLine = 128 / sizeof(T);  // elements a line
+  return is_aligned(p.input, 128) && is_aligned(p.residual, 128) && is_aligned(p.out, 128) &&
+         p.in_stride % kLine == 0 && p.res_stride % kLine == 0 && p.out_stride % kLine == 0;
+}
+
 template <typename T>
 __global__ void __launch_bounds__(1024) FusedRoundsKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
