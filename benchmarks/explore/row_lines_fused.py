@@ -1,9 +1,9 @@
 """Issue 19, session 50: why do the fused op's rows that do not start on 128-byte lines run at ~95 % of the copy on the
 H200 (rows on lines: 96-99 %)? Same width, only the row stride changed: x and the residual as views of wider buffers, so
-a row starts 0, 16, 32 or 64 bytes off a line (the stride's remainder), against the contiguous rows of the same width;
-and widths on and off lines, contiguous. rmsnorm alongside (it writes a separate output, not in place). The rule's own
+a row starts 0, 16, 32 or 64 bytes off a line (the stride's remainder), against the first pad's rows (0: contiguous) of
+the same width. rmsnorm alongside (it writes a separate output, not in place). The rule's own
 launch (no hint), timed like bench_vs_flashinfer.py (CUDA events around one call, 256 MB L2 flush before each, trimmed
-mean of --n, median of --rounds interleaved rounds); outputs of every strided case checked against the contiguous one.
+mean of --n, median of --rounds interleaved rounds); the fused op's outputs at every stride checked against the first's.
     python benchmarks/explore/row_lines_fused.py --rows 8192 --widths 8192 10240 16384 --pads 0 8 16 32 64"""
 import argparse, statistics, sys
 from pathlib import Path
