@@ -558,6 +558,35 @@ def test_norm_fused_rounds_rows(d, dtype):
         assert torch.equal(x3, x2) and torch.equal(r3, r2)
 
 
+# issue 19, session 51: the fused prefill kernel (4 vectors of 16 bytes a thread, the weight late: 16-bit d 8200-16376)
+# takes the line-aligned mapping on rows that do not start on 128-byte lines: past 4 x the SMs, or past 2 x where d > 12288.
+# The first threads' first vectors wrap to the block's last slots: past the row where the block has spare vectors
+# (12296: 1537 vectors in 416 x 4 slots), else onto the row's last vectors (16376: 2047 in 512 x 4; 8200, 10248 and
+# 16328 have fewer spare vectors than some rows' offsets). Rows 0, 16 or 112 bytes off their lines (rows of d + 16
+# elements, so the offset changes from row to row, or a stride of whole lines), x and the residual at different offsets,
+# each between poisoned guard columns above a guard row, give the reference; the profiler says which kernel ran: the
+# line-aligned one exactly where the rule says, never on rows that are all on lines.
+import re
+
+def _line_aligned_ran(names):
+    return any(re.search(r'RMSNormKernel<[^()]*, (true|1)>', n) for n in names)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [8200, 10248, 12296, 16328, 16376])
+def test_fused_wide_rows_line_aligned(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    lined = 64 + (-d) % 64   # guard columns that put every row on a 128-byte line
+    for rows in (3 * sms, 4 * sms + 1, 1000):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        for pad, o in ((16, 0), (16, 8), (lined, 56), (lined, 0)):
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
+            expect = (rows > 4 * sms or d > 12288) and not (pad == lined and o == 0)
+            assert _line_aligned_ran(names) == expect, (rows, d, pad, o, names)
+        _check_fused_residual_offset(w, x, r, 16, 8)   # x contiguous, the residual at another offset
+
+
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
 # one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
 # shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to

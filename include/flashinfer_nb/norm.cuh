@@ -48,7 +48,8 @@ constexpr int kLate = 0, kEarly = 1, kBatched = 2;
 // kShift (block mode, kTested only): the threads' vectors start at the 128-byte line that holds the row's first
 // element, not at the element: thread t takes vector t - s + k * group, s = the row's vectors before it in that line,
 // so each warp's load covers whole lines (a row 16 bytes off a line otherwise has each warp's 512 bytes span 5 lines,
-// not 4). The threads whose vector falls before the row or past it skip it. The block needs s spare vectors (dispatch).
+// not 4). The first s threads' first vectors wrap to the block's last slots (index() below): past the row where the
+// block has s spare vectors, else the row's last vectors, which also start on a line.
 // The kernels below wrap this body.
 constexpr int kTested = 0, kExact = 1, kLast = 2;
 template <typename T, int kVec, int kVPT, int kGroup, bool kFused, int kWeight, int kFit, bool kShift = false>
@@ -65,13 +66,20 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   const bool live = kGroup == 0 || row < p.rows;
   const int nvec = p.d / kVec;
   auto in_row = [nvec](int i, int k) {
-    return kFit == kExact || (kFit == kLast && k < kVPT - 1) || (i < nvec && (!kShift || i >= 0));
+    return kFit == kExact || (kFit == kLast && k < kVPT - 1) || i < nvec;
   };
 
   const V* in = reinterpret_cast<const V*>(static_cast<const T*>(p.input) + row * p.in_stride);
   static_assert(!kShift || (kGroup == 0 && kFit == kTested), "kShift: block mode, every vector tested");
   constexpr int kLineVecs = 128 / static_cast<int>(sizeof(V));
   const int shift = kShift ? static_cast<int>(reinterpret_cast<uintptr_t>(in) / sizeof(V) % kLineVecs) : 0;
+  // Thread lane's k-th vector. kShift: the first `shift` threads' first vectors (before the row) wrap to the block's
+  // last slots, group * kVPT - shift on: past the row's end where the block has the spare vectors, else the row's
+  // last vectors, which then start on a line too (the slots are whole lines from the row's first line).
+  auto index = [&](int k) {
+    const int i = lane + k * group - shift;
+    return kShift && k == 0 && i < 0 ? i + group * kVPT : i;
+  };
   V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
   const V* w = reinterpret_cast<const V*>(p.weight);
 
@@ -89,7 +97,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   if (kWeight != kEarly && blockIdx.x < kPrefetchBlocks) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group - shift;
+      const int i = index(k);
       if (live && in_row(i, k)) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
@@ -103,7 +111,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   constexpr bool kClamp = kGroup == 0 && kFit == kTested && kVPT == 1 && !kFused && !kShift;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group - shift;
+    const int i = index(k);
     if constexpr (kClamp) {
       const int j = min(i, nvec - 1);
       xv[k] = in[j];
@@ -133,7 +141,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   float ss = 0.f, ss_odd = 0.f;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group - shift;
+    const int i = index(k);
     if (live && in_row(i, k)) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
@@ -185,7 +193,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   if constexpr (kWeight == kBatched) {
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group - shift;
+      const int i = index(k);
       if (in_row(i, k)) wv[k] = w[i];
     }
   }
@@ -193,7 +201,7 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   V* out = reinterpret_cast<V*>(static_cast<T*>(p.out) + row * p.out_stride);
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group - shift;
+    const int i = index(k);
     if (in_row(i, k)) {
       const V wk = kWeight != kLate ? wv[kWeight != kLate ? k : 0] : w[i];
       V o;
@@ -544,6 +552,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // so rstd may round differently.
   const bool shifted = kFused && kWidest && sizeof(T) == 2 && vpt == 2 && shared_sms && !exact &&
                        static_cast<int64_t>(block) * vpt >= nvec + 128 / (kVec * static_cast<int>(sizeof(T))) - 1;
+  // The fused prefill kernel (4 vectors of 16 bytes a thread, the weight late: 16-bit d 8200-16376 past 2 x the SMs) on
+  // rows that do not start on 128-byte lines: the line-aligned mapping too (no spare vectors needed: the first
+  // threads' first vectors wrap to the row's end). It holds 60 registers against 54: blocks of 288 and 352-384
+  // threads fit one fewer an SM, so up to 4 x the SMs (the rows one wave of the plain kernel holds) only blocks of
+  // 416 threads or more (d > 12288) take it. Session 51, H200: a copy of such rows mapped from the row's first element
+  // ran 3.5-5.3 % behind a flat copy of the same bytes, from its line 1-2 % closer (row_lines_copy.cu).
+  const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int>(sizeof(T))) == 0;
+  const bool shifted4 = kFused && kWidest && sizeof(T) == 2 && vpt == 4 && past && weight == kLate && !exact &&
+                        nvec > 2 * kMaxBlock && (p.rows > 4 * sm64 || nvec > 3 * kMaxBlock) && !rows_on_lines;
   const bool last_only = decode && !exact && (vpt == 2 || (vpt == 4 && nvec <= 3 * kMaxBlock)) &&
                          static_cast<int64_t>(block) * (vpt - 1) <= nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
@@ -567,6 +584,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       }
     }
     if (weight != kLate && weight_hint >= 0) return cudaErrorInvalidValue;  // a forced weight without its kernel
+    if constexpr (kFused && kWidest && sizeof(T) == 2 && kV == 4) {
+      if (shifted4) return launch<T, kVec, kV, 0, kFused, kLate, kTested, true>(p, block, stream);
+    }
     return launch<T, kVec, kV, 0, kFused, kLate>(p, block, stream);
   };
   switch (vpt) {
