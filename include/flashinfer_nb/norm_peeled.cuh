@@ -89,10 +89,14 @@ __device__ __forceinline__ uint4 take8(const Chunk16& lo, const Chunk16& hi) {
 // Not rmsnorm: its 8-chunk kernel holds 64 registers, and 4 in 544 threads was 3-9 % slower from 2000 rows (the bound
 // and the fifth slot also cost its 4-chunk kernel 1-2 % at 12001-16375).
 constexpr int kPeelWide = 544;
-template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold>
+// kShift: the chunks taken from the 128-byte line that holds the row's first chunk (norm.cuh's kShift): slot
+// lane + k * group takes chunk slot - s, s = the first chunk's 16-byte steps past its line, and the first s slots' first
+// chunks wrap to the block's last slots (group * kVPT - s on: past the row, or its last chunks, on a line too).
+template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold, bool kShift = false>
 __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : kMaxBlock) RMSNormPeeledKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
+  static_assert(!kShift || !kEarly, "kShift: the late weight");
   using V = VecN<T, 8>;
   const int lane = threadIdx.x, group = blockDim.x;
   const int64_t row = blockIdx.x;
@@ -104,6 +108,11 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   uint4* res = reinterpret_cast<uint4*>(static_cast<T*>(p.residual) + row * p.res_stride - a);
   uint4* out = reinterpret_cast<uint4*>(static_cast<T*>(p.out) + row * p.out_stride - a);
   const uint4* w = static_cast<const uint4*>(p.weight);
+  const int s = kShift ? static_cast<int>(reinterpret_cast<uintptr_t>(in) % 128 / 16) : 0;
+  auto index = [&](int k) {  // the chunk of slot lane + k * group
+    const int i = lane + k * group - s;
+    return kShift && k == 0 && i < 0 ? i + group * kVPT : i;
+  };
   // the row's elements in chunk i: [lo, hi)
   auto lo_of = [a](int i) { return i == 0 ? a : 0; };
   auto hi_of = [a, d](int i) { return min(d + a - 8 * i, 8); };
@@ -145,7 +154,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   if (!kEarly && blockIdx.x < kPrefetchBlocks) {  // the late weight: the first blocks prefetch it into L2 (norm.cuh)
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
-      const int i = lane + k * group;
+      const int i = lane + k * group;  // every weight chunk, whatever the mapping
       if (8 * i < d) asm volatile("prefetch.global.L2 [%0];" ::"l"(w + i));
     }
   }
@@ -154,7 +163,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   Chunk16 wl[kHold ? kVPT : 1], wh[kHold ? kVPT : 1];
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = index(k);
     if (i < nch) {
       if (whole(i)) {
         xv[k] = in[i];
@@ -172,7 +181,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   float ss = 0.f, ss_odd = 0.f;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = index(k);
     if (i < nch) {
       V& x = *reinterpret_cast<V*>(&xv[k]);
       if constexpr (kFused) {
@@ -193,7 +202,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
-    const int i = lane + k * group;
+    const int i = index(k);
     if (i < nch) {
       uint4 wu;
       if constexpr (kHold) wu = place(wl[k], wh[k]);
@@ -406,6 +415,18 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // The early weight is held raw (kHold) at 2 and 4 chunks a thread, except rmsnorm's 4-chunk blocks of more than
   // 448 threads once rows outnumber SMs: there its 72 registers fit one block an SM where the unheld 56 fit two.
   const bool hold = early && vpt >= 2 && (kFused || vpt < 4 || b.x <= 448 || p.rows <= sms);
+  // The fused op's 4 chunks a thread with the weight late (the rule's choice past the one-wave rows) on rows that are
+  // not all on 128-byte lines (odd widths never are): the chunks mapped from the row's line (kShift), at no register
+  // cost (56 either way). Session 51, H200, lib_ab, both dtypes (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664
+  // rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x 16383 bf16 271.8 -> 268.8 us); not at 2049 (-1.0 to -0.1 %)
+  // nor 4097 (-1.4 to +1.6 %), nor in blocks of 416 threads (1537-1664 chunks, d 12281-13304: -2.5 to +1.6 %, -0.8 %
+  // on average; there the plain kernel's time moves 4 % from one width to the next, the shifted one's does not).
+  if constexpr (kFused) {
+    const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int64_t>(sizeof(T))) == 0;
+    if (vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0 && !rows_on_lines && nch > 600 &&
+        (nch <= 1536 || nch > 1664))
+      return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
+  }
   switch (vpt * 4 + early * 2 + hold) {
     case 6: return launch_kernel(RMSNormPeeledKernel<T, 1, kFused, true, false>, g, b, stream, p.pdl, p);
     case 11: return launch_kernel(RMSNormPeeledKernel<T, 2, kFused, true, true>, g, b, stream, p.pdl, p);
