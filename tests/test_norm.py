@@ -567,7 +567,7 @@ def test_norm_fused_rounds_rows(d, dtype):
 # each between poisoned guard columns above a guard row, give the reference; the profiler says which kernel ran: the
 # line-aligned one exactly where the rule says, never on rows that are all on lines. Odd widths (8105, 16383): the peeled
 # kernel's 4 chunks a thread with the weight late take the same mapping (past the one-wave rows: 4 x the SMs, or rows of
-# more than 1024 chunks).
+# more than 1024 chunks), except in blocks of 385-416 threads (12785: 1600 chunks), which take the three-block kernel.
 import re
 
 def _line_aligned_ran(names):
@@ -575,7 +575,7 @@ def _line_aligned_ran(names):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [8200, 10248, 12296, 16328, 16376, 8105, 16383])
+@pytest.mark.parametrize('d', [8200, 10248, 12296, 16328, 16376, 8105, 12785, 16383])
 def test_fused_wide_rows_line_aligned(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -584,9 +584,12 @@ def test_fused_wide_rows_line_aligned(d, dtype):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 8), (lined, 56), (lined, 0)):
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
-            wide = d > 12288 if d % 8 == 0 else (d + 7) // 8 + 1 > 1024
-            expect = (rows > 4 * sms or wide) and not (pad == lined and o == 0)
+            nch = (d + 7) // 8 + 1            # the peeled kernel's chunks a row, at most
+            late4 = rows > 4 * sms or (d > 12288 if d % 8 == 0 else nch > 1024)
+            three = d % 8 != 0 and 1537 <= nch <= 1664
+            expect = late4 and not three and not (pad == lined and o == 0)
             assert _line_aligned_ran(names) == expect, (rows, d, pad, o, names)
+            assert any('RMSNormPeeledKernel3' in n for n in names) == (late4 and three), (rows, d, pad, o, names)
         _check_fused_residual_offset(w, x, r, 16, 8)   # x contiguous, the residual at another offset
 
 

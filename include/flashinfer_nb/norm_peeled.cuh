@@ -92,8 +92,9 @@ constexpr int kPeelWide = 544;
 // kShift: the chunks taken from the 128-byte line that holds the row's first chunk (norm.cuh's kShift): slot
 // lane + k * group takes chunk slot - s, s = the first chunk's 16-byte steps past its line, and the first s slots' first
 // chunks wrap to the block's last slots (group * kVPT - s on: past the row, or its last chunks, on a line too).
-template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold, bool kShift = false>
-__global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : kMaxBlock) RMSNormPeeledKernel(const NormParams p) {
+// The kernels below wrap this body.
+template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold, bool kShift>
+__device__ __forceinline__ void peeled_rows(const NormParams& p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   static_assert(!kHold || (kEarly && kVPT >= 2), "kHold: the early weight, 2+ chunks a thread");
   static_assert(!kShift || !kEarly, "kShift: the late weight");
@@ -223,6 +224,22 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
       }
     }
   }
+}
+template <typename T, int kVPT, bool kFused, bool kEarly, bool kHold, bool kShift = false>
+__global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : kMaxBlock) RMSNormPeeledKernel(const NormParams p) {
+  peeled_rows<T, kVPT, kFused, kEarly, kHold, kShift>(p);
+}
+
+// The fused op's 4 chunks a thread, the weight late, in blocks of 385-416 threads (1537-1664 chunks, 16-bit d 12281-13304)
+// held to three blocks an SM (48 registers, 4-32 bytes spilled): at 56 registers two fit, 26 warps, and the plain
+// kernel's time moved 4 % from one width to the next (12279, 384 threads and three blocks: 205.1 us; 12283: 214.4).
+// Session 51, H200, lib_ab, both dtypes, every output the same (NVIDIA_H200_lib_ab_peeled_416x3_s51.txt): 2000-14664 rows
+// x 12283-13301 -0.4 to +5.3 % (8192 x 12283 bf16 214.2 -> 206.3 us; -0.4 to +1.8 % at 12289, where the plain kernel
+// was at its fastest).
+constexpr int kPeel3Block = 416;
+template <typename T>
+__global__ void __launch_bounds__(kPeel3Block, 3) RMSNormPeeledKernel3(const NormParams p) {
+  peeled_rows<T, 4, true, false, false, false>(p);
 }
 
 // The fused op's 16-bit rows on 4-byte but not 16-byte boundaries past decode (a width a multiple of 2 or 4 but not 8,
@@ -419,12 +436,15 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // not all on 128-byte lines (odd widths never are): the chunks mapped from the row's line (kShift), at no register
   // cost (56 either way). Session 51, H200, lib_ab, both dtypes (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664
   // rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x 16383 bf16 271.8 -> 268.8 us); not at 2049 (-1.0 to -0.1 %)
-  // nor 4097 (-1.4 to +1.6 %), nor in blocks of 416 threads (1537-1664 chunks, d 12281-13304: -2.5 to +1.6 %, -0.8 %
-  // on average; there the plain kernel's time moves 4 % from one width to the next, the shifted one's does not).
+  // nor 4097 (-1.4 to +1.6 %), nor in blocks of 385-416 threads (1537-1664 chunks, d 12281-13304: -2.5 to +1.6 %, -0.8 %
+  // on average; there the plain kernel's time moves 4 % from one width to the next, the shifted one's does not). Those
+  // blocks take the three-block kernel instead (RMSNormPeeledKernel3, above).
   if constexpr (kFused) {
+    const bool late4 = vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0;
+    if (late4 && b.x > 384 && b.x <= kPeel3Block)
+      return launch_kernel(RMSNormPeeledKernel3<T>, g, b, stream, p.pdl, p);
     const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int64_t>(sizeof(T))) == 0;
-    if (vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0 && !rows_on_lines && nch > 600 &&
-        (nch <= 1536 || nch > 1664))
+    if (late4 && !rows_on_lines && nch > 600)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
   switch (vpt * 4 + early * 2 + hold) {
