@@ -417,7 +417,10 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   const bool wave = p.rows <= 4 * sm64 && nch <= 2 * kMaxBlock;
   const bool latency = decode || (sms > 0 && vpt_hint == 0 && weight_hint < 0 &&
                                   (wave || (nch <= 256 && p.rows <= short_rows)));
-  int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : 4;
+  // The fused op's short rows past that (<= 256 chunks, d <= 2033) take 2 chunks a thread, not 4: blocks of 2-4 warps,
+  // not 1-2. Session 51, H200, lib_ab, both dtypes, 4000-32768 rows (NVIDIA_H200_lib_ab_peeled_vpt2_s51.txt): 1025-2001
+  // -0.1 to +9.4 % (8192 x 1577 bf16 35.3 -> 33.0 us); at 2047 and 2233 2 chunks were 2-5 % slower (2477 +3 to +4 %).
+  int vpt = vpt_hint > 0 ? vpt_hint : latency ? 1 : kFused && nch <= 256 ? 2 : 4;
   while (ceil_div(nch, vpt) > kMaxBlock && vpt < 8) vpt *= 2;
   // the fused kernel at 2049-2176 chunks: 4 a thread in a block of up to 544 threads, the weight late (not 8 a thread,
   // unless forced)
