@@ -557,7 +557,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // threads' first vectors wrap to the row's end). It holds 60 registers against 54: blocks of 288 and 352-384
   // threads fit one fewer an SM, so up to 4 x the SMs (the rows one wave of the plain kernel holds) only blocks of
   // 416 threads or more (d > 12288) take it. Session 51, H200: a copy of such rows mapped from the row's first element
-  // ran 3.5-5.3 % behind a flat copy of the same bytes, from its line 1-2 % closer (row_lines_copy.cu).
+  // ran 3.5-5.3 % behind a flat copy of the same bytes, from its line 0.5-1.8 % closer (row_lines_copy.cu). lib_ab, both
+  // dtypes (NVIDIA_H200_lib_ab_shift4_wrap_s51.txt): +0.6 to +6.8 % at 600-14664 rows x 8200-16376 (8192 x 16376 bf16
+  // 268.0 -> 265.0 us: 95.7-96.6 % of the copy, was 94.5-95.3); H100 +0.6 to +5.3 % (NVIDIA_H100_lib_ab_s51.txt).
   const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int>(sizeof(T))) == 0;
   const bool shifted4 = kFused && kWidest && sizeof(T) == 2 && vpt == 4 && past && weight == kLate && !exact &&
                         nvec > 2 * kMaxBlock && (p.rows > 4 * sm64 || nvec > 3 * kMaxBlock) && !rows_on_lines;
