@@ -44,6 +44,16 @@ __global__ void layout_kernel(uint4* x, uint4* r, int nvec, int64_t svec) {
   if (j < nvec) { const uint4 u = x[o], v = r[o]; x[o] = v; r[o] = u; }
 }
 
+// Both operands' vectors at the thread's slots threadIdx.x + k * blockDim.x - s that fall in [0, n): every load first.
+template <int kVPT>
+__device__ __forceinline__ void load_slots(const uint4* x, const uint4* r, int s, int n, uint4 (&xv)[kVPT], uint4 (&rv)[kVPT]) {
+#pragma unroll
+  for (int k = 0; k < kVPT; ++k) {
+    const int i = threadIdx.x + k * blockDim.x - s;
+    if (i >= 0 && i < n) { xv[k] = x[i]; rv[k] = r[i]; }
+  }
+}
+
 // kShift: thread t takes vector t - s + k * blockDim.x, s = the row's vectors before it in its first line.
 template <int kVPT, bool kShift>
 __global__ void row_kernel(uint4* x_, uint4* r_, int nvec, int64_t svec) {
@@ -52,11 +62,7 @@ __global__ void row_kernel(uint4* x_, uint4* r_, int nvec, int64_t svec) {
   const int s = kShift ? (int)(reinterpret_cast<uintptr_t>(x) / 16 % kLineVecs) : 0;
   uint4 xv[kVPT], rv[kVPT];
   int acc = 0;
-#pragma unroll
-  for (int k = 0; k < kVPT; ++k) {
-    const int i = threadIdx.x + k * blockDim.x - s;
-    if (i >= 0 && i < nvec) { xv[k] = x[i]; rv[k] = r[i]; }
-  }
+  load_slots<kVPT>(x, r, s, nvec, xv, rv);
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = threadIdx.x + k * blockDim.x - s;
@@ -81,11 +87,7 @@ __global__ void pair_kernel(uint4* x_, uint4* r_, int nvec, int rows) {
   const int span = nrows * nvec;
   uint4 xv[kVPT], rv[kVPT];
   int acc0 = 0, acc1 = 0;
-#pragma unroll
-  for (int k = 0; k < kVPT; ++k) {
-    const int i = threadIdx.x + k * blockDim.x - s;
-    if (i >= 0 && i < span) { xv[k] = x[i]; rv[k] = r[i]; }
-  }
+  load_slots<kVPT>(x, r, s, span, xv, rv);
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = threadIdx.x + k * blockDim.x - s;
