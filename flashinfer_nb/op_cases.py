@@ -291,8 +291,9 @@ def launch_sweep_widths(family: str) -> list[int]:
 def launch_sweep_rows(family: str, sms: int) -> tuple[int, ...]:
     "The row counts of a launch-rule sweep on a GPU of `sms` SMs: decode, one wave, the mid ranges and past them."
     if not isinstance(sms, int) or sms < 1: raise ValueError(f"sms must be a positive int, got {sms!r}")
-    # norm: 16 x and one more: both sides of the fused op's packed-block bound (64-thread blocks past it, norm.cuh)
-    if _sweep_family(family) == 'norm': return (1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 16 * sms, 16 * sms + 1, 20 * sms + 1)
+    # norm: 16 x and one more: both sides of the fused op's packed-block bound (64-thread blocks past it, norm.cuh);
+    # 1.5 x and one more: decode rows whose blocks share SMs (the fused op's 4-vector blocks at 400-1024 vectors)
+    if _sweep_family(family) == 'norm': return (1, 3 * sms // 2 + 1, 2 * sms + 1, 4 * sms + 1, 8 * sms + 1, 16 * sms, 16 * sms + 1, 20 * sms + 1)
     # gated: 6 x (one block of exactly its vectors ends for rows of 257-512 narrow vectors, session 46), 7 and 8 x
     # (the narrow rows' bound), 20 x (inside or past the 8-bytes-a-thread bound for rows of 64 threads, session 46)
     return (1, 2 * sms, 2 * sms + 1, 4 * sms + 1, 6 * sms, 6 * sms + 1, 7 * sms + 1, 8 * sms + 1, 20 * sms + 1, 4099)

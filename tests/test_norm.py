@@ -593,6 +593,32 @@ def test_fused_wide_rows_line_aligned(d, dtype):
         _check_fused_residual_offset(w, x, r, 16, 8)   # x contiguous, the residual at another offset
 
 
+# issue 19, session 52: the fused op's decode rows of 400-1024 16-byte vectors that do not fill the rule's block take
+# 4-vector blocks from fewer rows than 1.5 x the SMs: past the SM count at 641-1024 vectors (d 5128-8184), from 1.2 x
+# at 400-511 (d 3200-4088), still from 1.5 x at 512-640 (4104-5120); exact fits (4096) never. On each side of each
+# bound (placed by this GPU's SM count) the profiler reads the vectors a thread off the kernel's name, and the output,
+# the residual and the guards around both are checked.
+def _vpt_ran(names):
+    "The vectors a thread (kVPT) of the RMSNormKernel in `names`."
+    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+),', n) for n in names]
+    hits = [int(m.group(2)) for m in hits if m]
+    assert len(hits) == 1, names
+    return hits[0]
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [3688, 4104, 7000, 8184, 4096])
+def test_fused_decode_four_vector_rows(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    w, nvec = torch.randn(d, device='cuda', dtype=dtype), d // 8
+    from_rows = sms + 1 if nvec > 640 else -(-6 * sms // 5) if nvec < 512 else -(-3 * sms // 2)
+    for rows in sorted({sms, sms + 1, -(-6 * sms // 5) - 1, -(-6 * sms // 5), -(-3 * sms // 2) - 1, -(-3 * sms // 2)}):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8))
+        expect = 4 if d != 4096 and rows >= from_rows else (1 if nvec <= 512 else 2)
+        assert _vpt_ran(names) == expect, (rows, d, names)
+
+
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
 # one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
 # shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to

@@ -93,7 +93,7 @@ def test_launch_sweeps_cover_every_width_class():
         assert all(r * d <= SWEEP_MAX_ELEMENTS for r, d in shapes) and {d for _, d in shapes} == set(ws)
         assert launch_sweep_shapes(fam, 132, 300, 600) == [(r, d) for r, d in shapes if 300 <= d < 600]
     assert launch_sweep_rows('gated', 132)[1:3] == (264, 265)             # both sides of the decode bound
-    assert launch_sweep_rows('norm', 132)[4:6] == (2112, 2113)            # both sides of the short rows' route
+    assert launch_sweep_rows('norm', 132)[5:7] == (2112, 2113)            # both sides of the short rows' route
     with pytest.raises(ValueError, match="'norm' or 'gated'"): launch_sweep_widths('scale')
     with pytest.raises(ValueError, match='sms must be'): launch_sweep_rows('norm', 0)
 

@@ -73,13 +73,8 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   static_assert(!kShift || (kGroup == 0 && kFit == kTested), "kShift: block mode, every vector tested");
   constexpr int kLineVecs = 128 / static_cast<int>(sizeof(V));
   const int shift = kShift ? static_cast<int>(reinterpret_cast<uintptr_t>(in) / sizeof(V) % kLineVecs) : 0;
-  // Thread lane's k-th vector. kShift: the first `shift` threads' first vectors (before the row) wrap to the block's
-  // last slots, group * kVPT - shift on: past the row's end where the block has the spare vectors, else the row's
-  // last vectors, which then start on a line too (the slots are whole lines from the row's first line).
-  auto index = [&](int k) {
-    const int i = lane + k * group - shift;
-    return kShift && k == 0 && i < 0 ? i + group * kVPT : i;
-  };
+  // Thread lane's k-th vector (line_slot, vec.cuh: with kShift, mapped from the row's 128-byte line).
+  auto index = [&](int k) { return line_slot<kVPT, kShift>(lane, k, group, shift); };
   V* res = reinterpret_cast<V*>(static_cast<T*>(p.residual) + row * p.res_stride);
   const V* w = reinterpret_cast<const V*>(p.weight);
 
@@ -469,10 +464,21 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // - 4104-7000: H100 +0.8 to +4.2 %, H200 +1.4 to +5.3 % (256 x 6000 fp16 +5.1 %), where 2 vectors had the
   //   line-aligned mapping (kShift, below; it stays for those rows past decode).
   // Not the exact fits (4096, 5120, 7168: the exact-fit twins; at 4096 4 vectors were -2.5 to +0.3 % on the H100),
-  // nor under 400 vectors (-4.1 to +2.2 % at 3000-3096, decode_configs.py), nor at 177 rows (under 1.5 x the SMs).
-  const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 && shared_sms &&
-                           ((nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
-                            (nvec >= 400 && nvec <= 2 * kMaxBlock && !fills(nvec <= kMaxBlock ? 1 : 2)));
+  // nor under 400 vectors (-4.1 to +2.2 % at 3000-3096, decode_configs.py).
+  // Session 52: from fewer rows than 1.5 x the SMs where it pays (an H100 draw had 191 x 3600 and 194 x 3688 at
+  // 1.045-1.05x FlashInfer with 1 vector a thread). decode_configs.py, 100-197 rows, both dtypes, 4 vectors (hint 104)
+  // against the rule (NVIDIA_H{100,200}_decode_configs_fused_sub_sms{,2}_s52.txt):
+  // - 641-1024 vectors (d 5128-8184; 2 vectors a thread before): from 133 rows (just past the SM count) H100 +0.6 to
+  //   +3.8 %, H200 -0.3 to +4.5 % (one -1.5 %); at 100-120 rows -1.1 to +2.7 %, so rows past the SM count.
+  // - 400-511 vectors (d 3200-4088; 1 vector before): from 160 rows H100 +0.2 to +1.9 %, H200 -0.6 to +2.8 %; at
+  //   100-150 rows -3.2 to +1.4 %, so from 1.2 x the SMs.
+  // - 512-640 vectors (4104, 5000): H100 -1.1 to +0.9 %, H200 -1.7 to +1.2 % at 133-197 rows: 1.5 x the SMs as before.
+  const bool four_rows = nvec > 5 * kMaxBlock / 4 ? p.rows > sm64
+                         : nvec < kMaxBlock       ? 5 * p.rows >= 6 * sm64
+                                                  : shared_sms;
+  const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 &&
+                           ((shared_sms && nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
+                            (four_rows && nvec >= 400 && nvec <= 2 * kMaxBlock && !fills(nvec <= kMaxBlock ? 1 : 2)));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
@@ -560,9 +566,9 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // ran 3.5-5.3 % behind a flat copy of the same bytes, from its line 0.5-1.8 % closer (row_lines_copy.cu). lib_ab, both
   // dtypes (NVIDIA_H200_lib_ab_shift4_wrap_s51.txt): +0.6 to +6.8 % at 600-14664 rows x 8200-16376 (8192 x 16376 bf16
   // 268.0 -> 265.0 us: 95.7-96.6 % of the copy, was 94.5-95.3); H100 +0.6 to +5.3 % (NVIDIA_H100_lib_ab_s51.txt).
-  const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int>(sizeof(T))) == 0;
   const bool shifted4 = kFused && kWidest && sizeof(T) == 2 && vpt == 4 && past && weight == kLate && !exact &&
-                        nvec > 2 * kMaxBlock && (p.rows > 4 * sm64 || nvec > 3 * kMaxBlock) && !rows_on_lines;
+                        nvec > 2 * kMaxBlock && (p.rows > 4 * sm64 || nvec > 3 * kMaxBlock) &&
+                        !rows_on_lines<T>(p.input, p.in_stride);
   const bool last_only = decode && !exact && (vpt == 2 || (vpt == 4 && nvec <= 3 * kMaxBlock)) &&
                          static_cast<int64_t>(block) * (vpt - 1) <= nvec;
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread

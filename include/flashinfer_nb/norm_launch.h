@@ -31,6 +31,14 @@ struct NormParams {
   bool res_late;  // fused, one row a block: store the residual with the output, after the reduction (set by dispatch)
 };
 
+// Every row of the buffer at ptr (row stride `stride` elements of T) starts on a 128-byte line: the pointer and the
+// stride. The dispatch's test for the kernels that map rows from their lines or read whole lines (norm.cuh,
+// norm_peeled.cuh, norm_rounds.cuh).
+template <typename T>
+inline bool rows_on_lines(const void* ptr, int64_t stride) {
+  return reinterpret_cast<uintptr_t>(ptr) % 128 == 0 && stride % (128 / static_cast<int64_t>(sizeof(T))) == 0;
+}
+
 }  // namespace norm_detail
 
 // RMSNorm (kFused = false) or fused add + RMSNorm (kFused = true) on `stream`; defined in norm.cuh.

@@ -110,10 +110,7 @@ __device__ __forceinline__ void peeled_rows(const NormParams& p) {
   uint4* out = reinterpret_cast<uint4*>(static_cast<T*>(p.out) + row * p.out_stride - a);
   const uint4* w = static_cast<const uint4*>(p.weight);
   const int s = kShift ? static_cast<int>(reinterpret_cast<uintptr_t>(in) % 128 / 16) : 0;
-  auto index = [&](int k) {  // the chunk of slot lane + k * group
-    const int i = lane + k * group - s;
-    return kShift && k == 0 && i < 0 ? i + group * kVPT : i;
-  };
+  auto index = [&](int k) { return line_slot<kVPT, kShift>(lane, k, group, s); };  // the chunk of slot lane + k * group
   // the row's elements in chunk i: [lo, hi)
   auto lo_of = [a](int i) { return i == 0 ? a : 0; };
   auto hi_of = [a, d](int i) { return min(d + a - 8 * i, 8); };
@@ -446,8 +443,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
     const bool late4 = vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0;
     if (late4 && b.x > 384 && b.x <= kPeel3Block)
       return launch_kernel(RMSNormPeeledKernel3<T>, g, b, stream, p.pdl, p);
-    const bool rows_on_lines = is_aligned(p.input, 128) && p.in_stride % (128 / static_cast<int64_t>(sizeof(T))) == 0;
-    if (late4 && !rows_on_lines && nch > 600)
+    if (late4 && nch > 600 && !rows_on_lines<T>(p.input, p.in_stride))
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
   switch (vpt * 4 + early * 2 + hold) {

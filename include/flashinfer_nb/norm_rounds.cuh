@@ -35,9 +35,8 @@ constexpr int kRoundsFromSms = 60;    // rows from 60 x the SM count take it (no
 // rounds kernel is for (norm.cuh's dispatch; session 50: 16 bytes off a line it ran 7-11 % behind the vector kernel).
 template <typename T>
 inline bool rounds_lines_ok(const NormParams& p) {
-  constexpr int64_t kLine = 128 / sizeof(T);  // elements a line
-  return is_aligned(p.input, 128) && is_aligned(p.residual, 128) && is_aligned(p.out, 128) &&
-         p.in_stride % kLine == 0 && p.res_stride % kLine == 0 && p.out_stride % kLine == 0;
+  return rows_on_lines<T>(p.input, p.in_stride) && rows_on_lines<T>(p.residual, p.res_stride) &&
+         rows_on_lines<T>(p.out, p.out_stride);
 }
 
 template <typename T>

@@ -226,6 +226,17 @@ inline cudaError_t launch_kernel(void (*kernel)(KArgs...), dim3 grid, dim3 block
   return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 }
 
+// The slot of thread `lane`'s k-th vector (or chunk) in a block of `group` threads with kVPT a thread: lane + k * group.
+// kShift maps the slots from the row's 128-byte line, `shift` slots before the row's first vector: the first `shift`
+// threads' k = 0 slots (before the row) wrap to the block's last slots, group * kVPT - shift on: past the row's end
+// where the block has the spare slots, else the row's last ones, which then start on a line too (the slots are whole
+// lines from the row's first line). The norm kernels' line-aligned mapping (norm.cuh, norm_peeled.cuh).
+template <int kVPT, bool kShift>
+__device__ __forceinline__ int line_slot(int lane, int k, int group, int shift) {
+  const int i = lane + k * group - shift;
+  return kShift && k == 0 && i < 0 ? i + group * kVPT : i;
+}
+
 inline bool is_aligned(const void* ptr, int bytes) { return reinterpret_cast<uintptr_t>(ptr) % bytes == 0; }
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
