@@ -103,13 +103,21 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // the first load: 0.6-3.1 % faster at 1-528 rows x 1540-3000 on the H200, 0.6-2.2 % on the H100, every output
   // identical (NVIDIA_H{200,100}_lib_ab_clamp_s35.txt; 160 x 2880 bf16 4.91 -> 4.85 us on the H100). Not for the fused
   // kernel (-0.8 to +1.8 %) nor 2 vectors a thread (-2.5 to +2.6 %; NVIDIA_H100_lib_ab_clamp_vpt2_s35.txt).
-  constexpr bool kClamp = kGroup == 0 && kFit == kTested && kVPT == 1 && !kFused && !kShift;
+  // The fused kernel takes it since session 52 with its sum branch-free as well (kMasked, below): the clamped threads'
+  // vector zeroed after the add, their residual and output stores predicated. H200, lib_ab, 1-264 rows x 1540-3192,
+  // both dtypes, every output identical: +0.5 to +0.8 % on average a width (-0.7 to +2.1 %); the clamp alone, the sum
+  // still behind the branch, +0.1 to +0.5 % (NVIDIA_H200_lib_ab_fused_clamp{,0}_s52.txt). An exact fit, with no test at
+  // all, was 0-2.7 % ahead of this tested kernel at the same width (NVIDIA_H200_lib_ab_tested_vs_exact_s52.txt).
+  constexpr bool kClamp =
+      kGroup == 0 && kFit == kTested && kVPT == 1 && !kShift && (!kFused || (sizeof(T) == 2 && kVec % 2 == 0));
+  constexpr bool kMasked = kClamp && kFused;
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = index(k);
     if constexpr (kClamp) {
       const int j = min(i, nvec - 1);
       xv[k] = in[j];
+      if constexpr (kFused) rv[k] = res[j];  // read, never used past the row (kMasked)
       if constexpr (kWeight == kEarly) wv[k] = w[j];
     } else if (live && in_row(i, k)) {
       // One guarded block for every load of the vector, so they issue back to back. With the early weight in a loop
@@ -137,7 +145,8 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
     const int i = index(k);
-    if (live && in_row(i, k)) {
+    const bool ok = live && in_row(i, k);
+    if (kMasked || ok) {
       if constexpr (kFused) {
         // residual += input, rounded to T: the normalised value is what the residual stream holds
         // With 4+ vectors a thread the add takes packed pairs (add.rn.{f16,bf16}x2, the same bits): in bf16 nvcc had
@@ -153,7 +162,8 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
         } else {
           convert_pairs(xv[k], [&](int j) { return to_float(xv[k].data[j]) + to_float(rv[k].data[j]); });
         }
-        if (!p.res_late) res[i] = xv[k];
+        if (ok && !p.res_late) res[i] = xv[k];
+        if (kMasked && !ok) xv[k] = V{};  // a thread past the row adds nothing to the sums
       }
       if constexpr (kVec % 2 == 0) {
 #pragma unroll
