@@ -106,8 +106,10 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // The fused kernel takes it since session 52 with its sum branch-free as well (kMasked, below): the clamped threads'
   // vector zeroed after the add, their residual and output stores predicated. H200, lib_ab, 1-264 rows x 1540-3192,
   // both dtypes, every output identical: +0.5 to +0.8 % on average a width (-0.7 to +2.1 %); the clamp alone, the sum
-  // still behind the branch, +0.1 to +0.5 % (NVIDIA_H200_lib_ab_fused_clamp{,0}_s52.txt). An exact fit, with no test at
-  // all, was 0-2.7 % ahead of this tested kernel at the same width (NVIDIA_H200_lib_ab_tested_vs_exact_s52.txt).
+  // still behind the branch, +0.0 to +0.4 % (NVIDIA_H200_lib_ab_fused_clamp{,0}_s52.txt). An exact fit, with no test at
+  // all, was 0-2.7 % ahead of this tested kernel at the same width (NVIDIA_H200_lib_ab_tested_vs_exact_s52.txt). As
+  // shipped, 1-264 rows x 1018-4088: +0.2 to +1.2 % a width on average on the H200, +0.1 to +1.3 % on the H100
+  // (NVIDIA_H{200,100}_lib_ab_fused_masked_s52.txt).
   constexpr bool kClamp =
       kGroup == 0 && kFit == kTested && kVPT == 1 && !kShift && (!kFused || (sizeof(T) == 2 && kVec % 2 == 0));
   constexpr bool kMasked = kClamp && kFused;
