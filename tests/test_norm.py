@@ -611,8 +611,9 @@ def _vpt_ran(names):
 def test_fused_decode_four_vector_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     w, nvec = torch.randn(d, device='cuda', dtype=dtype), d // 8
-    from_rows = sms + 1 if nvec > 640 else -(-6 * sms // 5) if nvec < 512 else -(-3 * sms // 2)
-    for rows in sorted({sms, sms + 1, -(-6 * sms // 5) - 1, -(-6 * sms // 5), -(-3 * sms // 2) - 1, -(-3 * sms // 2)}):
+    at12, at15 = -(-6 * sms // 5), -(-3 * sms // 2)   # the first row counts of 1.2 x and 1.5 x the SMs
+    from_rows = sms + 1 if nvec > 640 else at12 if nvec < 512 else at15
+    for rows in sorted({sms, sms + 1, at12 - 1, at12, at15 - 1, at15}):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8))
         expect = 4 if d != 4096 and rows >= from_rows else (1 if nvec <= 512 else 2)
