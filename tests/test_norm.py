@@ -565,17 +565,21 @@ def test_norm_fused_rounds_rows(d, dtype):
 # 16328 have fewer spare vectors than some rows' offsets). Rows 0, 16 or 112 bytes off their lines (rows of d + 16
 # elements, so the offset changes from row to row, or a stride of whole lines), x and the residual at different offsets,
 # each between poisoned guard columns above a guard row, give the reference; the profiler says which kernel ran: the
-# line-aligned one exactly where the rule says, never on rows that are all on lines. Odd widths (8105, 16383): the peeled
-# kernel's 4 chunks a thread with the weight late take the same mapping (past the one-wave rows: 4 x the SMs, or rows of
-# more than 1024 chunks), except in blocks of 385-416 threads (12785: 1600 chunks), which take the three-block kernel.
+# line-aligned one exactly where the rule says, never on rows that are all on lines. Odd widths past the one-wave rows
+# (4 x the SMs, or rows of more than 1024 chunks): up to 16384 (8105, 12785, 16383) the pieces kernel (session 53), past
+# it (16389) the peeled kernel's 4 chunks a thread with the weight late, in the same line-aligned mapping.
 import re
 
 def _line_aligned_ran(names):
     return any(re.search(r'RMSNorm(Peeled)?Kernel<[^()]*, (true|1)>', n) for n in names)
 
+def _odd_pieces_ran(names):
+    "The pieces kernel for rows on 2-byte boundaries (kOdd), the fused op's."
+    return any(re.search(r'RMSNormPiecesKernel<[^()]*, (true|1), (true|1)>', n) for n in names)
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [8200, 10248, 12296, 16328, 16376, 8105, 12785, 16383])
+@pytest.mark.parametrize('d', [8200, 10248, 12296, 16328, 16376, 8105, 12785, 16383, 16389])
 def test_fused_wide_rows_line_aligned(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -586,10 +590,10 @@ def test_fused_wide_rows_line_aligned(d, dtype):
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
             nch = (d + 7) // 8 + 1            # the peeled kernel's chunks a row, at most
             late4 = rows > 4 * sms or (d > 12288 if d % 8 == 0 else nch > 1024)
-            three = d % 8 != 0 and 1537 <= nch <= 1664
-            expect = late4 and not three and not (pad == lined and o == 0)
+            pieces = d % 8 != 0 and d <= 16384
+            expect = late4 and not pieces and not (pad == lined and o == 0)
             assert _line_aligned_ran(names) == expect, (rows, d, pad, o, names)
-            assert any('RMSNormPeeledKernel3' in n for n in names) == (late4 and three), (rows, d, pad, o, names)
+            assert _odd_pieces_ran(names) == (late4 and pieces), (rows, d, pad, o, names)
         _check_fused_residual_offset(w, x, r, 16, 8)   # x contiguous, the residual at another offset
 
 
@@ -618,6 +622,33 @@ def test_fused_decode_four_vector_rows(d, dtype):
         names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8))
         expect = 4 if d != 4096 and rows >= from_rows else (1 if nvec <= 512 else 2)
         assert _vpt_ran(names) == expect, (rows, d, names)
+
+
+# issue 19, session 53: the fused op's rows on 2-byte boundaries past the one-wave rows (odd widths, rows a view an
+# element off) take the pieces kernel with single-element pieces (kOdd) up to 16384 wide. Its first width (2041: 257
+# chunks, the first of 4 a thread), narrow and wide odd widths, and an even width an element off (4100 at odd offsets):
+# rows of d + 16 (odd d: the row's first element moves through every offset of its chunk) or d + 8, at offsets 0-7,
+# past 4 x the SMs and at 1000 rows, between poisoned guards, the profiler saying which kernel ran; the Gemma form on a
+# view an element in.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [2041, 2233, 4457, 9793, 16383, 4100])
+def test_fused_odd_rows_pieces(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (4 * sms + 1, 1000):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        for pad, o in ((16, 0), (16, 3), (8, 1), (8, 7)):
+            if d % 2 == 0 and o % 2 == 0: continue   # rows on 4-byte boundaries: the 4-byte pieces kernel
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
+            assert _odd_pieces_ran(names), (rows, d, pad, o, names)
+    xb, rb = torch.randn(rows, d + 8, device='cuda', dtype=dtype), torch.randn(rows, d + 8, device='cuda', dtype=dtype)
+    xv, rv = xb[:, 1:1 + d], rb[:, 1:1 + d]
+    x0, r0 = xv.clone(), rv.clone()
+    names = _cuda_kernels(lambda: gemma_fused_add_rmsnorm(xv, rv, w, 1e-6))
+    assert _odd_pieces_ran(names), (rows, d, names)
+    assert torch.equal(rv, r0 + x0)
+    assert_close_rel(xv, ref_rmsnorm(r0 + x0, w, 1e-6, 1.0), dtype)
 
 
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the

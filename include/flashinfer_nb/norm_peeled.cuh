@@ -227,18 +227,6 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
   peeled_rows<T, kVPT, kFused, kEarly, kHold, kShift>(p);
 }
 
-// The fused op's 4 chunks a thread, the weight late, in blocks of 385-416 threads (1537-1664 chunks, 16-bit d 12281-13304)
-// held to three blocks an SM (48 registers, 4-32 bytes spilled): at 56 registers two fit, 26 warps, and the plain
-// kernel's time moved 4 % from one width to the next (12279, 384 threads and three blocks: 205.1 us; 12283: 214.4).
-// Session 51, H200, lib_ab, both dtypes, every output the same (NVIDIA_H200_lib_ab_peeled_416x3_s51.txt): 2000-14664 rows
-// x 12283-13301 -0.4 to +5.3 % (8192 x 12283 bf16 214.2 -> 206.3 us; -0.4 to +1.8 % at 12289, where the plain kernel
-// was at its fastest).
-constexpr int kPeel3Block = 416;
-template <typename T>
-__global__ void __launch_bounds__(kPeel3Block, 3) RMSNormPeeledKernel3(const NormParams p) {
-  peeled_rows<T, 4, true, false, false, false>(p);
-}
-
 // The fused op's 16-bit rows on 4-byte but not 16-byte boundaries past decode (a width a multiple of 2 or 4 but not 8,
 // or a view off a 16-byte boundary; session 43), and rmsnorm's (kFused = false, no residual; session 44). The row's
 // first element a = 0, 2, 4 or 6 elements into its chunk. The row is a head piece (its first (8 - a) % 8 elements), m
@@ -262,7 +250,32 @@ __global__ void __launch_bounds__(kPeel3Block, 3) RMSNormPeeledKernel3(const Nor
 // Against the peeled kernel (H200, lib_ab, NVIDIA_H200_lib_ab_pieces_s43.txt): +0.5 to +21 % at 600-32768 rows x
 // 2050-16382, none slower; 8192 x 4100 bf16 72.5 -> 70.1 us, 8192 x 14340 238.4 -> 234.8. The sums split differently,
 // so a few outputs in 10^5 round the other way (an ulp). rmsnorm: see its rule in norm.cuh's dispatch.
-template <typename T, bool kFit, bool kFused = true>
+// kOdd (session 53): the fused op's rows on 2-byte boundaries only (odd widths, views an element off), which the peeled
+// kernel's 4 chunks a thread with the weight late took past the one-wave rows. The head is 0-7 elements, the pieces
+// single elements (one a thread, up to 14, in the word's low half with the high half 0), and an odd head's chunk
+// weights are the two weight chunks that hold them, taken out with byte permutes (take8) as the peeled kernel does.
+// Why: the peeled kernel tests every chunk for the row's ends and carries the element-by-element path for them in its
+// chunk loop, so its warps executed 703 instructions each against the vector kernel's 421 at the 16-byte width beside
+// (8192 x 9793 and 9792 bf16, Nsight Compute, NVIDIA_H200_ncu_odd_source_s53.txt) and waited twice as long at the
+// barrier; the odd width cost 1.5-4.8 us over its 16-byte neighbour at 8192 rows (NVIDIA_H200_lib_ab_odd_vs_even_s53.txt).
+// With the row's ends treated as whole (a bound, wrong at the ends) it ran 1.4-2.9 us faster; full 16-byte loads of the
+// end chunks, masked, alone gained nothing (NVIDIA_H200_lib_ab_peeled_{bound,edges}_s53.txt). H200, lib_ab, both dtypes,
+// 600-17618 rows x 2233-16383 odd (NVIDIA_H200_lib_ab_odd_pieces_s53.txt): +0.9 to +12 % from 600 rows to 8192 (8192 x
+// 9793 bf16 164.2 -> 162.2 us, 12785 214.9 -> 210.9), 16383 -0.4 to +0.1 % at 8192-17618; a few outputs in 10^5 an
+// ulp off the peeled kernel's (the sums split differently).
+template <bool kOdd, typename W, typename T>
+__device__ __forceinline__ W load_piece(const T* q) {
+  W w;
+  if constexpr (kOdd) *reinterpret_cast<unsigned*>(&w) = *reinterpret_cast<const unsigned short*>(q);
+  else w = *reinterpret_cast<const W*>(q);
+  return w;
+}
+template <bool kOdd, typename W, typename T>
+__device__ __forceinline__ void store_piece(T* q, const W& w) {
+  if constexpr (kOdd) *reinterpret_cast<unsigned short*>(q) = static_cast<unsigned short>(*reinterpret_cast<const unsigned*>(&w));
+  else *reinterpret_cast<W*>(q) = w;
+}
+template <typename T, bool kFit, bool kFused = true, bool kOdd = false>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
   constexpr int kVPT = 4;
@@ -275,12 +288,13 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   T* rrow = kFused ? static_cast<T*>(p.residual) + row * p.res_stride : nullptr;
   T* orow = static_cast<T*>(p.out) + row * p.out_stride;
   const T* wt = static_cast<const T*>(p.weight);
-  const int head = static_cast<int>((16 - reinterpret_cast<uintptr_t>(xrow) % 16) % 16 / sizeof(T));  // 0, 2, 4, 6
+  const int head = static_cast<int>((16 - reinterpret_cast<uintptr_t>(xrow) % 16) % 16 / sizeof(T));  // 0, 2, 4, 6 (kOdd 0-7)
   const int m = (d - head) / 8;           // whole chunks
   const int tail0 = head + 8 * m;          // the tail piece: [tail0, d)
-  const int nw = (head + d - tail0) / 2;   // piece words (<= 6), head's first
-  const int word = group - 1 - lane;       // this thread's piece word, if < nw
-  const int e = word < head / 2 ? 2 * word : tail0 + 2 * (word - head / 2);  // its element
+  constexpr int kPer = kOdd ? 1 : 2;       // elements a piece
+  const int nw = (head + d - tail0) / kPer;  // pieces (<= 6, kOdd <= 14), head's first
+  const int word = group - 1 - lane;       // this thread's piece, if < nw
+  const int e = word < head / kPer ? kPer * word : tail0 + kPer * (word - head / kPer);  // its first element
   const bool piece = word < nw;
   const uint4* in = reinterpret_cast<const uint4*>(xrow + head);
   uint4* res = kFused ? reinterpret_cast<uint4*>(rrow + head) : nullptr;
@@ -309,9 +323,9 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
     }
   }
   if (piece) {
-    xw = *reinterpret_cast<const W*>(xrow + e);
-    if constexpr (kFused) rw = *reinterpret_cast<const W*>(rrow + e);
-    ww = *reinterpret_cast<const W*>(wt + e);
+    xw = load_piece<kOdd, W>(xrow + e);
+    if constexpr (kFused) rw = load_piece<kOdd, W>(rrow + e);
+    ww = load_piece<kOdd, W>(wt + e);
   }
   pdl_launch_dependents();
 
@@ -331,7 +345,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   if (piece) {
     if constexpr (kFused) {
       add_pairs_rn(xw, rw);
-      *reinterpret_cast<W*>(rrow + e) = xw;
+      store_piece<kOdd>(rrow + e, xw);
     }
     add_square_pair(xw, 0, ss, ss_odd);
   }
@@ -343,6 +357,20 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   // chunk c's weights: elements head + 8c ... + 7 (inside the weight: the chunk is inside the row)
   auto weights = [&](int c) -> uint4 {
     const T* q = wt + head + 8 * c;
+    if constexpr (kOdd) {
+      if (head % 2) {  // weight chunks c and c + 1 (its part inside the weight), taken out (the same for the block)
+        const uint4* wc = reinterpret_cast<const uint4*>(wt) + c;
+        Chunk16 lo, hi;
+        lo.u = __ldg(wc);
+        hi.u = 8 * (c + 2) <= d ? __ldg(wc + 1) : load_chunk_part(wt + 8 * (c + 1), 0, d - 8 * (c + 1));
+        switch (head) {
+          case 1: return take8<1>(lo, hi);
+          case 3: return take8<3>(lo, hi);
+          case 5: return take8<5>(lo, hi);
+          default: return take8<7>(lo, hi);
+        }
+      }
+    }
     switch (head % 8) {  // the same for every thread of the block
       case 0: return __ldg(reinterpret_cast<const uint4*>(q));
       case 4: {
@@ -358,7 +386,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   if (piece) {
     W o;
     normalise_pair<T>(xw, ww, 0, rstd, p.weight_bias, o);
-    *reinterpret_cast<W*>(orow + e) = o;
+    store_piece<kOdd>(orow + e, o);
   }
 #pragma unroll
   for (int k = 0; k < kVPT; ++k) {
@@ -402,6 +430,7 @@ bool peel_ok(const NormParams& p) {
 // The widest row it takes: (d + 7) / 8 + 1 chunks <= 8 x kMaxBlock, so d <= 8 (8 kMaxBlock - 1) = 32760.
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
+constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest row (16384)
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
@@ -432,17 +461,19 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // The early weight is held raw (kHold) at 2 and 4 chunks a thread, except rmsnorm's 4-chunk blocks of more than
   // 448 threads once rows outnumber SMs: there its 72 registers fit one block an SM where the unheld 56 fit two.
   const bool hold = early && vpt >= 2 && (kFused || vpt < 4 || b.x <= 448 || p.rows <= sms);
-  // The fused op's 4 chunks a thread with the weight late (the rule's choice past the one-wave rows) on rows that are
-  // not all on 128-byte lines (odd widths never are): the chunks mapped from the row's line (kShift), at no register
-  // cost (56 either way). Session 51, H200, lib_ab, both dtypes (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664
-  // rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x 16383 bf16 271.8 -> 268.8 us); not at 2049 (-1.0 to -0.1 %)
-  // nor 4097 (-1.4 to +1.6 %), nor in blocks of 385-416 threads (1537-1664 chunks, d 12281-13304: -2.5 to +1.6 %, -0.8 %
-  // on average; there the plain kernel's time moves 4 % from one width to the next, the shifted one's does not). Those
-  // blocks take the three-block kernel instead (RMSNormPeeledKernel3, above).
+  // The fused op's 4 chunks a thread with the weight late (the rule's choice past the one-wave rows): rows of up to
+  // 16384 take the pieces kernel (kOdd: whole chunks only in its chunk loop; above, with the measurements). Wider ones
+  // (16385-17400, in blocks of up to 544 threads) on rows not all on 128-byte lines (odd widths never are): the chunks
+  // mapped from the row's line (kShift), at no register cost (56 either way). Session 51, H200, lib_ab, both dtypes
+  // (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664 rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x
+  // 16383 bf16 271.8 -> 268.8 us). (Session 51's three-block kernel for blocks of 385-416 threads, d 12281-13304, went
+  // with session 53's pieces kernel, 1.4-2.0 % faster there at 8192-17618 rows.)
   if constexpr (kFused) {
     const bool late4 = vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0;
-    if (late4 && b.x > 384 && b.x <= kPeel3Block)
-      return launch_kernel(RMSNormPeeledKernel3<T>, g, b, stream, p.pdl, p);
+    if (late4 && p.d <= kPiecesMaxD) {
+      const dim3 bp(static_cast<unsigned>(ceil_div(ceil_div(p.d / 8, 4), 32) * 32));  // ceil(whole chunks / 4) or more
+      return launch_kernel(RMSNormPiecesKernel<T, false, true, true>, g, bp, stream, p.pdl, p);
+    }
     if (late4 && nch > 600 && !rows_on_lines<T>(p.input, p.in_stride))
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
@@ -462,9 +493,8 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
 }
 
 // The pieces kernel's launch (16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
-// One row a block, 4 whole chunks a thread: d <= 8 x 4 x kMaxBlock (16384). kFit where every row, whatever its offset
-// in the rows' cycle, has exactly 4 x blockDim whole chunks.
-constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;
+// One row a block, 4 whole chunks a thread: d <= kPiecesMaxD. kFit where every row, whatever its offset in the rows'
+// cycle, has exactly 4 x blockDim whole chunks.
 template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
