@@ -259,10 +259,11 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 // (8192 x 9793 and 9792 bf16, Nsight Compute, NVIDIA_H200_ncu_odd_source_s53.txt) and waited twice as long at the
 // barrier; the odd width cost 1.5-4.8 us over its 16-byte neighbour at 8192 rows (NVIDIA_H200_lib_ab_odd_vs_even_s53.txt).
 // With the row's ends treated as whole (a bound, wrong at the ends) it ran 1.4-2.9 us faster; full 16-byte loads of the
-// end chunks, masked, alone gained nothing (NVIDIA_H200_lib_ab_peeled_{bound,edges}_s53.txt). H200, lib_ab, both dtypes,
-// 600-17618 rows x 2233-16383 odd (NVIDIA_H200_lib_ab_odd_pieces_s53.txt): +0.9 to +12 % from 600 rows to 8192 (8192 x
-// 9793 bf16 164.2 -> 162.2 us, 12785 214.9 -> 210.9), 16383 -0.4 to +0.1 % at 8192-17618; a few outputs in 10^5 an
-// ulp off the peeled kernel's (the sums split differently).
+// end chunks, masked, alone gained nothing (NVIDIA_H200_lib_ab_peeled_{bound,edges}_s53.txt). lib_ab, both dtypes,
+// 64-17618 rows x 2041-16383 odd (NVIDIA_H{200,100}_lib_ab_odd_pieces_final_s53.txt): from 600 rows H200 +0.5 to +14 %
+// (8192 x 9793 bf16 164.0 -> 162.2 us, 12785 214.9 -> 210.8), H100 +0.2 to +12 %; 16383 at 8192-17618 rows -0.4 to
+// 0.0 %, at 64-200 rows (its 2049-chunk rows take the late weight at decode too) +3.6 to +12 %. A few outputs in 10^5
+// an ulp off the peeled kernel's (the sums split differently).
 template <bool kOdd, typename W, typename T>
 __device__ __forceinline__ W load_piece(const T* q) {
   W w;
