@@ -432,6 +432,8 @@ bool peel_ok(const NormParams& p) {
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
 constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest row (16384)
+// Its block: whole warps for 4 chunks a thread of the row's d / 8 (at least its whole chunks).
+inline unsigned pieces_threads(int d) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, 4), 32) * 32); }
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
@@ -472,8 +474,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   if constexpr (kFused) {
     const bool late4 = vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0;
     if (late4 && p.d <= kPiecesMaxD) {
-      const dim3 bp(static_cast<unsigned>(ceil_div(ceil_div(p.d / 8, 4), 32) * 32));  // ceil(whole chunks / 4) or more
-      return launch_kernel(RMSNormPiecesKernel<T, false, true, true>, g, bp, stream, p.pdl, p);
+      return launch_kernel(RMSNormPiecesKernel<T, false, true, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
     }
     if (late4 && nch > 600 && !rows_on_lines<T>(p.input, p.in_stride))
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
@@ -499,7 +500,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
 template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
-  const int threads = static_cast<int>(ceil_div(ceil_div(p.d / 8, 4), 32) * 32);
+  const int threads = static_cast<int>(pieces_threads(p.d));
   const int e = 16 / static_cast<int>(sizeof(T));
   const int64_t a0 = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.input) % 16 / sizeof(T));
   if (a0 % 2 != 0) return cudaErrorInvalidValue;
