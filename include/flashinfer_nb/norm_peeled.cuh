@@ -476,7 +476,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
     if (late4 && p.d <= kPiecesMaxD) {
       return launch_kernel(RMSNormPiecesKernel<T, false, true, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
     }
-    if (late4 && nch > 600 && !rows_on_lines<T>(p.input, p.in_stride))
+    if (late4 && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
   switch (vpt * 4 + early * 2 + hold) {
