@@ -508,8 +508,8 @@ def test_norm_fused_pairs_peeled_past_decode(d, dtype):
     x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
     _check_fused_residual_offset(w, x, r, 24, 8)
 
-# 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8; the
-# early weight would need 8, which has no kernel
+# 16383: rows of up to 2049 chunks, the fused op's 4 a thread in 544-thread blocks (the late weight), rmsnorm's 8 (with
+# no hint the pieces kernel since session 54); the early weight would need 8, which has no kernel
 @pytest.mark.cuda
 @pytest.mark.parametrize('d', [4097, 11875, 16383])
 def test_norm_peeled_launch_choices_agree(d):
@@ -649,6 +649,54 @@ def test_fused_odd_rows_pieces(d, dtype):
     assert _odd_pieces_ran(names), (rows, d, names)
     assert torch.equal(rv, r0 + x0)
     assert_close_rel(xv, ref_rmsnorm(r0 + x0, w, 1e-6, 1.0), dtype)
+
+
+# issue 19, session 54: rmsnorm's rows on 2-byte boundaries past the one-wave rows take the same kOdd pieces kernel up
+# to 16384 wide, and at 16377-16384 (2049 chunks: 8 a thread, the weight late) at every row count. The fused test's
+# widths at decode rows (the peeled kernel's early weight, except 16383) and past them; rows at offsets 0-7 in guarded
+# rows of d + 16 or d + 8, out at the input's offset or 8 elements further (the pieces kernel's condition holds), or 2
+# (it does not: another kernel); in place on a view an element in; the Gemma form into a guarded output.
+def _rms_odd_pieces_ran(names):
+    "The pieces kernel for rows on 2-byte boundaries (kOdd), rmsnorm's."
+    return any(re.search(r'RMSNormPiecesKernel<[^()]*, (false|0), (true|1)>', n) for n in names)
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [2041, 2233, 4457, 9793, 16383, 4100])
+def test_rmsnorm_odd_rows_pieces(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (2 * sms, 4 * sms + 1, 1000):
+        x = torch.randn(rows, d, device='cuda', dtype=dtype)
+        for pad, o, oo in ((16, 0, 0), (16, 3, 3), (8, 1, 1), (8, 7, 7), (16, 5, 13), (16, 1, 3)):
+            if d % 2 == 0 and o % 2 == 0: continue   # rows on 4-byte boundaries: the 4-byte kernels
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o, oo))
+            expect = (rows > 2 * sms or d >= 16377) and (oo - o) % 8 == 0
+            assert _rms_odd_pieces_ran(names) == expect, (rows, d, pad, o, oo, names)
+    xb, gb = _guarded(rows, d, dtype, 8), _guarded(rows, d, dtype, 8)
+    xb[:rows, 1:1 + d] = x
+    xv = xb[:rows, 1:1 + d]
+    names = _cuda_kernels(lambda: gemma_rmsnorm(xv, w, 1e-6, out=gb[:rows, 1:1 + d]))
+    assert _rms_odd_pieces_ran(names), (rows, d, names)
+    assert_close_rel(gb[:rows, 1:1 + d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
+    assert _untouched(gb, rows, d, 1), ('gemma', rows, d)
+    names = _cuda_kernels(lambda: rmsnorm(xv, w, 1e-6, out=xv))
+    assert _rms_odd_pieces_ran(names), (rows, d, names)
+    assert_close_rel(xv, ref_rmsnorm(x, w, 1e-6), dtype)
+    assert _untouched(xb, rows, d, 1), ('in place', rows, d)
+
+# Narrower rows reach it past 8-16 x the SMs (the one-wave and short-row ranges keep the peeled kernel's decode choice),
+# from 640 wide (norm_peeled.cuh's kPiecesMinRmsD): on both sides of that bound and at its narrowest measured widths.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [97, 639, 641, 1023])
+def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    rows = 16 * torch.cuda.get_device_properties(0).multi_processor_count + 1
+    x = torch.randn(rows, d, device='cuda', dtype=dtype)
+    for pad, o in ((16, 0), (8, 1), (16, 7)):
+        names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
+        assert _rms_odd_pieces_ran(names) == (d >= 640), (rows, d, pad, o, names)
 
 
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the

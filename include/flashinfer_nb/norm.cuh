@@ -313,7 +313,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       return dispatch_rounds<T>(p, stream);
   }
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
-  // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200).
+  // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200). Its
+  // dispatch sends rows of up to 16384 past the one-wave rows on to the pieces kernel (kOdd; sessions 53-54).
   // Not short rows in a small grid (short_singles): those take single elements, one or two a thread (below).
   const bool singles = kVec == 1 && sizeof(T) == 2 && vpt_hint == 0 && short_singles(p, sms);
   if constexpr (kVec == 1 && sizeof(T) == 2) {

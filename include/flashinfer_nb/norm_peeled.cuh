@@ -250,10 +250,11 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 // Against the peeled kernel (H200, lib_ab, NVIDIA_H200_lib_ab_pieces_s43.txt): +0.5 to +21 % at 600-32768 rows x
 // 2050-16382, none slower; 8192 x 4100 bf16 72.5 -> 70.1 us, 8192 x 14340 238.4 -> 234.8. The sums split differently,
 // so a few outputs in 10^5 round the other way (an ulp). rmsnorm: see its rule in norm.cuh's dispatch.
-// kOdd (session 53): the fused op's rows on 2-byte boundaries only (odd widths, views an element off), which the peeled
-// kernel's 4 chunks a thread with the weight late took past the one-wave rows. The head is 0-7 elements, the pieces
-// single elements (one a thread, up to 14, in the word's low half with the high half 0), and an odd head's chunk
-// weights are the two weight chunks that hold them, taken out with byte permutes (take8) as the peeled kernel does.
+// kOdd (session 53; rmsnorm's too since session 54, see dispatch_peeled): the fused op's rows on 2-byte boundaries
+// only (odd widths, views an element off), which the peeled kernel's 4 chunks a thread with the weight late took past
+// the one-wave rows. The head is 0-7 elements, the pieces single elements (one a thread, up to 14, in the word's low
+// half with the high half 0), and an odd head's chunk weights are the two weight chunks that hold them, taken out with
+// byte permutes (take8) as the peeled kernel does.
 // Why: the peeled kernel tests every chunk for the row's ends and carries the element-by-element path for them in its
 // chunk loop, so its warps executed 703 instructions each against the vector kernel's 421 at the 16-byte width beside
 // (8192 x 9793 and 9792 bf16, Nsight Compute, NVIDIA_H200_ncu_odd_source_s53.txt) and waited twice as long at the
@@ -432,6 +433,8 @@ bool peel_ok(const NormParams& p) {
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
 constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest row (16384)
+constexpr int kPiecesMinRmsD = 640;  // rmsnorm's narrowest row there (at least 63: 7 whole chunks after the head)
+static_assert(kPiecesMinRmsD >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks after the head");
 // Its block: whole warps for 4 chunks a thread of the row's d / 8 (at least its whole chunks).
 inline unsigned pieces_threads(int d) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, 4), 32) * 32); }
 template <typename T, bool kFused>
@@ -471,11 +474,21 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664 rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x
   // 16383 bf16 271.8 -> 268.8 us). (Session 51's three-block kernel for blocks of 385-416 threads, d 12281-13304, went
   // with session 53's pieces kernel, 1.4-2.0 % faster there at 8192-17618 rows.)
+  // Session 54: rmsnorm's rows the same way from 64 wide (kPiecesMinRmsD: the kernel's line-aligned slots need as many
+  // whole chunks as the first one's 16-byte steps past its line, up to 7), and its 8 chunks a thread with the weight
+  // late (rows of 2049+ chunks, 16377-16384, at every row count, decode too); it has no line-aligned peeled kernel.
+  // lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
+  // - H200, 64-17618 rows x 1025-12785 odd (NVIDIA_H200_lib_ab_rms_odd_pieces_s54.txt): from 600 rows +6 to +28 %
+  //   (8192 x 1025 bf16 18.6 -> 14.6 us, 8192 x 9793 98.6 -> 82.3 us); the one-wave and decode rows (early weight)
+  //   unchanged. 1-17618 rows x 16377-16383 (..._rms_8chunk_pieces_s54.txt): +13.5 to +44 % (1 x 16383 8.4 -> 5.8 us,
+  //   8192 x 16383 158.7 -> 135.0 us).
+  // - H100, 64-17618 rows x 97-16383 odd (NVIDIA_H100_lib_ab_rms_odd_pieces_s54.txt): 1025-16383 from 600 rows +1.1
+  //   to +28 %; 97-1023, where past 8-16 x the SMs they reach it, +1.3 to +25 % (8192 x 1023 fp16 19.7 -> 17.6 us);
+  //   nothing slower beyond +-1 %.
+  const bool late4 = (vpt == 4 || (!kFused && vpt == 8)) && !early && vpt_hint == 0 && weight_hint < 0;
+  if (late4 && p.d <= kPiecesMaxD && (kFused || p.d >= kPiecesMinRmsD))
+    return launch_kernel(RMSNormPiecesKernel<T, false, kFused, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
   if constexpr (kFused) {
-    const bool late4 = vpt == 4 && !early && vpt_hint == 0 && weight_hint < 0;
-    if (late4 && p.d <= kPiecesMaxD) {
-      return launch_kernel(RMSNormPiecesKernel<T, false, true, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
-    }
     if (late4 && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
