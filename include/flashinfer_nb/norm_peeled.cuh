@@ -18,6 +18,8 @@
 // own chunks: i - 1 (its last a elements) and i (its first 8 - a). Both are read (the second read of every weight
 // chunk hits L1) and the 8 elements taken out with byte permutes, the shift uniform over the block (one row a block).
 #pragma once
+#include <type_traits>
+
 #include "norm_launch.h"
 #include "vec.cuh"
 
@@ -433,8 +435,11 @@ bool peel_ok(const NormParams& p) {
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
 constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest row (16384)
-constexpr int kPiecesMinRmsD = 640;  // rmsnorm's narrowest row there (at least 63: 7 whole chunks after the head)
-static_assert(kPiecesMinRmsD >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks after the head");
+// rmsnorm's narrowest odd row there: fp16 from 64, bf16 from 1000 (measured in dispatch_peeled below). At least 63:
+// the pieces kernel's line-aligned slots need 7 whole chunks after the head.
+template <typename T>
+constexpr int pieces_min_rms_d() { return std::is_same<T, half>::value ? 64 : 1000; }
+static_assert(pieces_min_rms_d<half>() >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks");
 // Its block: whole warps for 4 chunks a thread of the row's d / 8 (at least its whole chunks).
 inline unsigned pieces_threads(int d) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, 4), 32) * 32); }
 template <typename T, bool kFused>
@@ -474,19 +479,18 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664 rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x
   // 16383 bf16 271.8 -> 268.8 us). (Session 51's three-block kernel for blocks of 385-416 threads, d 12281-13304, went
   // with session 53's pieces kernel, 1.4-2.0 % faster there at 8192-17618 rows.)
-  // Session 54: rmsnorm's rows the same way from 64 wide (kPiecesMinRmsD: the kernel's line-aligned slots need as many
-  // whole chunks as the first one's 16-byte steps past its line, up to 7), and its 8 chunks a thread with the weight
-  // late (rows of 2049+ chunks, 16377-16384, at every row count, decode too); it has no line-aligned peeled kernel.
-  // lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
-  // - H200, 64-17618 rows x 1025-12785 odd (NVIDIA_H200_lib_ab_rms_odd_pieces_s54.txt): from 600 rows +6 to +28 %
-  //   (8192 x 1025 bf16 18.6 -> 14.6 us, 8192 x 9793 98.6 -> 82.3 us); the one-wave and decode rows (early weight)
-  //   unchanged. 1-17618 rows x 16377-16383 (..._rms_8chunk_pieces_s54.txt): +13.5 to +44 % (1 x 16383 8.4 -> 5.8 us,
-  //   8192 x 16383 158.7 -> 135.0 us).
-  // - H100, 64-17618 rows x 97-16383 odd (NVIDIA_H100_lib_ab_rms_odd_pieces_s54.txt): 1025-16383 from 600 rows +1.1
-  //   to +28 %; 97-1023, where past 8-16 x the SMs they reach it, +1.3 to +25 % (8192 x 1023 fp16 19.7 -> 17.6 us);
-  //   nothing slower beyond +-1 %.
+  // Session 54: rmsnorm's rows the same way (fp16 from 64 wide, bf16 from 1000: pieces_min_rms_d), and its 8 chunks a
+  // thread with the weight late (rows of 2049+ chunks, 16377-16384, at every row count, decode too); it has no
+  // line-aligned peeled kernel. lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
+  // - 1025-16383 odd, 64-17618 rows (NVIDIA_H{200,100}_lib_ab_rms_odd_pieces_s54.txt): where the rule reaches it (from
+  //   600 rows) H200 +6 to +29 % (8192 x 1025 bf16 18.6 -> 14.6 us, 8192 x 9793 98.6 -> 82.3 us), H100 +1.1 to +28 %.
+  // - 16377-16383, 1-17618 rows (..._rms_8chunk_pieces_s54.txt): H200 +13.5 to +44 % (1 x 16383 8.4 -> 5.8 us, 8192 x
+  //   16383 158.7 -> 135.0 us), H100 +10.6 to +44 %.
+  // - 97-1023 odd, reached past 8-16 x the SMs (..._rms_narrow_pieces_s54.txt, H100 in ..._rms_odd_pieces_s54.txt):
+  //   fp16 +1.2 to +25 % on both GPUs (never slower); bf16 1023 +12 to +24 %, but 417-665 -2.8 to -0.2 % on the H200
+  //   (665 +2.6 to +4.4 % on the H100) and 97-225 -1.0 to +8.4 %: so bf16 only from 1000 (666-999 not measured).
   const bool late4 = (vpt == 4 || (!kFused && vpt == 8)) && !early && vpt_hint == 0 && weight_hint < 0;
-  if (late4 && p.d <= kPiecesMaxD && (kFused || p.d >= kPiecesMinRmsD))
+  if (late4 && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
     return launch_kernel(RMSNormPiecesKernel<T, false, kFused, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
   if constexpr (kFused) {
     if (late4 && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
