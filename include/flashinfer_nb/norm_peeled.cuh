@@ -484,7 +484,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // line-aligned peeled kernel. lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
   // - 1025-16383 odd, 64-17618 rows (NVIDIA_H{200,100}_lib_ab_rms_odd_pieces_s54.txt): where the rule reaches it (from
   //   600 rows) H200 +6 to +29 % (8192 x 1025 bf16 18.6 -> 14.6 us, 8192 x 9793 98.6 -> 82.3 us), H100 +1.1 to +28 %.
-  // - 16377-16383, 1-17618 rows (..._rms_8chunk_pieces_s54.txt): H200 +13.5 to +44 % (1 x 16383 8.4 -> 5.8 us, 8192 x
+  // - 16377-16383, 1-17618 rows (..._rms_8chunk_pieces_s54.txt): H200 +13 to +45 % (1 x 16383 8.4 -> 5.8 us, 8192 x
   //   16383 158.7 -> 135.0 us), H100 +10.6 to +44 %.
   // - 97-1023 odd, reached past 8-16 x the SMs (..._rms_narrow_pieces_s54.txt, H100 in ..._rms_odd_pieces_s54.txt):
   //   fp16 +1.2 to +25 % on both GPUs (never slower); bf16 1023 +12 to +24 %, but 417-665 -2.8 to -0.2 % on the H200
