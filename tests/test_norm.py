@@ -630,9 +630,11 @@ def test_fused_decode_four_vector_rows(d, dtype):
 # rows of d + 16 (odd d: the row's first element moves through every offset of its chunk) or d + 8, at offsets 0-7,
 # past 4 x the SMs and at 1000 rows, between poisoned guards, the profiler saying which kernel ran; the Gemma form on a
 # view an element in.
+ODD_PIECES_WIDTHS = [2041, 2233, 4457, 9793, 16383, 4100]   # rmsnorm's test below takes the same widths
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [2041, 2233, 4457, 9793, 16383, 4100])
+@pytest.mark.parametrize('d', ODD_PIECES_WIDTHS)
 def test_fused_odd_rows_pieces(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -662,7 +664,7 @@ def _rms_odd_pieces_ran(names):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [2041, 2233, 4457, 9793, 16383, 4100])
+@pytest.mark.parametrize('d', ODD_PIECES_WIDTHS)
 def test_rmsnorm_odd_rows_pieces(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
