@@ -489,11 +489,12 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // - 97-1023 odd, reached past 8-16 x the SMs (..._rms_narrow_pieces_s54.txt, H100 in ..._rms_odd_pieces_s54.txt):
   //   fp16 +1.2 to +25 % on both GPUs (never slower); bf16 1023 +12 to +24 %, but 417-665 -2.8 to -0.2 % on the H200
   //   (665 +2.6 to +4.4 % on the H100) and 97-225 -1.0 to +8.4 %: so bf16 only from 1000 (666-999 not measured).
-  const bool late4 = (vpt == 4 || (!kFused && vpt == 8)) && !early && vpt_hint == 0 && weight_hint < 0;
-  if (late4 && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
+  // the rule's late-weight choice (no hint): 4 chunks a thread, or rmsnorm's 8 at 2049+ chunks
+  const bool late = (vpt == 4 || (!kFused && vpt == 8)) && !early && vpt_hint == 0 && weight_hint < 0;
+  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
     return launch_kernel(RMSNormPiecesKernel<T, false, kFused, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
   if constexpr (kFused) {
-    if (late4 && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
+    if (late && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
   }
   switch (vpt * 4 + early * 2 + hold) {
