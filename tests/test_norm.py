@@ -573,9 +573,10 @@ import re
 def _line_aligned_ran(names):
     return any(re.search(r'RMSNorm(Peeled)?Kernel<[^()]*, (true|1)>', n) for n in names)
 
-def _odd_pieces_ran(names):
-    "The pieces kernel for rows on 2-byte boundaries (kOdd), the fused op's."
-    return any(re.search(r'RMSNormPiecesKernel<[^()]*, (true|1), (true|1)>', n) for n in names)
+def _odd_pieces_ran(names, fused=True):
+    "The pieces kernel for rows on 2-byte boundaries (kOdd): the fused op's, or rmsnorm's (`fused=False`)."
+    kfused = '(true|1)' if fused else '(false|0)'
+    return any(re.search(rf'RMSNormPiecesKernel<[^()]*, {kfused}, (true|1)>', n) for n in names)
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -658,10 +659,6 @@ def test_fused_odd_rows_pieces(d, dtype):
 # widths at decode rows (the peeled kernel's early weight, except 16383) and past them; rows at offsets 0-7 in guarded
 # rows of d + 16 or d + 8, out at the input's offset or 8 elements further (the pieces kernel's condition holds), or 2
 # (it does not: another kernel); in place on a view an element in; the Gemma form into a guarded output.
-def _rms_odd_pieces_ran(names):
-    "The pieces kernel for rows on 2-byte boundaries (kOdd), rmsnorm's."
-    return any(re.search(r'RMSNormPiecesKernel<[^()]*, (false|0), (true|1)>', n) for n in names)
-
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('d', ODD_PIECES_WIDTHS)
@@ -674,16 +671,16 @@ def test_rmsnorm_odd_rows_pieces(d, dtype):
             if d % 2 == 0 and o % 2 == 0: continue   # rows on 4-byte boundaries: the 4-byte kernels
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o, oo))
             expect = (rows > 2 * sms or d >= 16377) and (oo - o) % 8 == 0
-            assert _rms_odd_pieces_ran(names) == expect, (rows, d, pad, o, oo, names)
+            assert _odd_pieces_ran(names, fused=False) == expect, (rows, d, pad, o, oo, names)
     xb, gb = _guarded(rows, d, dtype, 8), _guarded(rows, d, dtype, 8)
     xb[:rows, 1:1 + d] = x
     xv = xb[:rows, 1:1 + d]
     names = _cuda_kernels(lambda: gemma_rmsnorm(xv, w, 1e-6, out=gb[:rows, 1:1 + d]))
-    assert _rms_odd_pieces_ran(names), (rows, d, names)
+    assert _odd_pieces_ran(names, fused=False), (rows, d, names)
     assert_close_rel(gb[:rows, 1:1 + d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
     assert _untouched(gb, rows, d, 1), ('gemma', rows, d)
     names = _cuda_kernels(lambda: rmsnorm(xv, w, 1e-6, out=xv))
-    assert _rms_odd_pieces_ran(names), (rows, d, names)
+    assert _odd_pieces_ran(names, fused=False), (rows, d, names)
     assert_close_rel(xv, ref_rmsnorm(x, w, 1e-6), dtype)
     assert _untouched(xb, rows, d, 1), ('in place', rows, d)
 
@@ -698,7 +695,7 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
     x = torch.randn(rows, d, device='cuda', dtype=dtype)
     for pad, o in ((16, 0), (8, 1), (16, 7)):
         names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
-        assert _rms_odd_pieces_ran(names) == (d >= (64 if dtype == torch.float16 else 1000)), (rows, d, pad, o, names)
+        assert _odd_pieces_ran(names, fused=False) == (d >= (64 if dtype == torch.float16 else 1000)), (rows, d, pad, o, names)
 
 
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
