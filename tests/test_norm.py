@@ -576,7 +576,13 @@ def _line_aligned_ran(names):
 def _odd_pieces_ran(names, fused=True):
     "The pieces kernel for rows on 2-byte boundaries (kOdd): the fused op's, or rmsnorm's (`fused=False`)."
     kfused = '(true|1)' if fused else '(false|0)'
-    return any(re.search(rf'RMSNormPiecesKernel<[^()]*, {kfused}, (true|1)>', n) for n in names)
+    return any(re.search(rf'RMSNormPiecesKernel<[^()]*, {kfused}, (true|1)(, \d+)?>', n) for n in names)
+
+def _pieces_vpt(names):
+    "Whole chunks a thread of the pieces kernel that ran (4 or 2: its last template argument), None if none did."
+    for n in names:
+        if (m := re.search(r'RMSNormPiecesKernel<[^()]*?(?:, (\d+))?>', n)): return int(m.group(1) or 4)
+    return None
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -696,6 +702,38 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
     for pad, o in ((16, 0), (8, 1), (16, 7)):
         names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
         assert _odd_pieces_ran(names, fused=False) == (d >= (64 if dtype == torch.float16 else 1000)), (rows, d, pad, o, names)
+
+
+# issue 19, session 55: the fused op's short rows (1025-2048 wide) on 2-, 4- or 8-byte boundaries past the one-wave rows
+# take the pieces kernel at 2 chunks a thread (norm_peeled.cuh's kPiecesShortD): rows on 4-byte boundaries past 4 x the
+# SMs, on 8-byte ones past 48 x, on 2-byte ones (odd widths, views an element off) past the peeled kernel's short-row
+# rule (8 or 16 x the SMs). Widths on both sides of each bound (1024: 16-byte rows, the vector kernel; 2050: the pieces
+# kernel at 4 chunks), every class, rows on both sides of each row bound, x and the residual written in place between
+# poisoned guards; the profiler reads the chunks a thread off the kernel's name.
+def _short_pieces_expect(d, o, rows, sms):
+    "The pieces kernel's chunks a thread the rule gives the fused op at rows of d, o elements into rows of d + 16 (None: another kernel)."
+    v = 8
+    while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
+    nch = (d + 7) // 8 + 1
+    if v == 1:
+        short = (16 if 32 < nch <= 192 else 8) * sms
+        past = rows > 4 * sms and not (nch <= 256 and rows <= short)
+    else:
+        past = v < 8 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096)
+    if not past or d <= 1024: return None
+    return 2 if d <= 2048 else 4
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [1024, 1025, 1026, 1538, 1540, 1577, 2033, 2044, 2046, 2047, 2050])
+def test_fused_short_rows_pieces(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 48 * sms + 1):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        for o in (0, 1, 2):
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 16, o))
+            assert _pieces_vpt(names) == _short_pieces_expect(d, o, rows, sms), (rows, d, o, names)
 
 
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the

@@ -279,10 +279,10 @@ __device__ __forceinline__ void store_piece(T* q, const W& w) {
   if constexpr (kOdd) *reinterpret_cast<unsigned short*>(q) = static_cast<unsigned short>(*reinterpret_cast<const unsigned*>(&w));
   else *reinterpret_cast<W*>(q) = w;
 }
-template <typename T, bool kFit, bool kFused = true, bool kOdd = false>
+template <typename T, bool kFit, bool kFused = true, bool kOdd = false, int kVPT = 4>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
   static_assert(sizeof(T) == 2, "16-bit types");
-  constexpr int kVPT = 4;
+  static_assert(kVPT == 2 || kVPT == 4, "whole chunks a thread");
   using V = VecN<T, 8>;
   using W = VecN<T, 2>;
   const int lane = threadIdx.x, group = blockDim.x;
@@ -440,8 +440,18 @@ constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest ro
 template <typename T>
 constexpr int pieces_min_rms_d() { return std::is_same<T, half>::value ? 64 : 1000; }
 static_assert(pieces_min_rms_d<half>() >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks");
-// Its block: whole warps for 4 chunks a thread of the row's d / 8 (at least its whole chunks).
-inline unsigned pieces_threads(int d) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, 4), 32) * 32); }
+// Its block: whole warps for vpt chunks a thread of the row's d / 8 (at least its whole chunks).
+inline unsigned pieces_threads(int d, int vpt = 4) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, vpt), 32) * 32); }
+// The fused op's short rows in the pieces kernel: 2 chunks a thread, not 4, up to this width (session 55). Rows of
+// 1025-2048 elements on 2- or 4-byte boundaries had stayed on the kernels they had before the pieces kernel existed:
+// 4-byte rows on the 4-byte vector kernel, 8-byte rows on the 8-byte one, odd rows on the peeled kernel's 2 chunks a
+// thread; at 2000-65536 rows those ran at 82-94 % of the same-run copy (H200, NVIDIA_H200_lib_ab_fused_short_*_s55.txt).
+// H200, lib_ab, both dtypes, against those kernels (outputs within an ulp, a few in 10^5 differ: the sums split
+// differently): 4-byte rows 1026-2046 from 600 rows +1.3 to +25 % (8192 x 1922 bf16 37.4 -> 35.6 us, 2000 x 1538
+// 11.9 -> 10.1), odd rows 1025-2033 past the short-row rule +2.4 to +19.5 %, 8-byte rows 1540-2044 from 8192 rows +1.0 to
+// +2.8 %; the same kernel at 4 chunks a thread was +10 to +18 % at 2000 rows but 2-6 % behind 2 chunks at 600-1500 and
+// 3000-65536 rows, and -1.5 to -5.8 % against the 4-byte kernel at 600-800 rows x 1026-2046.
+constexpr int kPiecesShortD = 2048;
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
@@ -490,9 +500,17 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   //   fp16 +1.2 to +25 % on both GPUs (never slower); bf16 1023 +12 to +24 %, but 417-665 -2.8 to -0.2 % on the H200
   //   (665 +2.6 to +4.4 % on the H100) and 97-225 -1.0 to +8.4 %: so bf16 only from 1000 (666-999 not measured).
   // the rule's late-weight choice (no hint): 4 chunks a thread, or rmsnorm's 8 at 2049+ chunks
-  const bool late = (vpt == 4 || (!kFused && vpt == 8)) && !early && vpt_hint == 0 && weight_hint < 0;
-  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
+  // Session 55: the fused op's short odd rows past the short-row rule (2 chunks a thread, <= 256 chunks, 1025-2040
+  // wide) too, in the pieces kernel's 2-chunk form (kPiecesShortD, with the measurements).
+  const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency && p.d > 1024)) && !early &&
+                    vpt_hint == 0 && weight_hint < 0;
+  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>())) {
+    if constexpr (kFused) {
+      if (p.d <= kPiecesShortD)
+        return launch_kernel(RMSNormPiecesKernel<T, false, true, true, 2>, g, dim3(pieces_threads(p.d, 2)), stream, p.pdl, p);
+    }
     return launch_kernel(RMSNormPiecesKernel<T, false, kFused, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
+  }
   if constexpr (kFused) {
     if (late && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
@@ -513,22 +531,28 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
 }
 
 // The pieces kernel's launch (16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
-// One row a block, 4 whole chunks a thread: d <= kPiecesMaxD. kFit where every row, whatever its offset in the rows'
-// cycle, has exactly 4 x blockDim whole chunks.
+// One row a block, 4 whole chunks a thread (the fused op's rows up to kPiecesShortD: 2): d <= kPiecesMaxD. kFit where
+// every row, whatever its offset in the rows' cycle, has exactly vpt x blockDim whole chunks.
 template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
-  const int threads = static_cast<int>(pieces_threads(p.d));
+  const int vpt = kFused && p.d <= kPiecesShortD ? 2 : 4;
+  const int threads = static_cast<int>(pieces_threads(p.d, vpt));
   const int e = 16 / static_cast<int>(sizeof(T));
   const int64_t a0 = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.input) % 16 / sizeof(T));
   if (a0 % 2 != 0) return cudaErrorInvalidValue;
   bool fit = true;
   for (int64_t r = 0; r < std::min<int64_t>(p.rows, e); ++r) {  // the rows' offsets repeat every 8 rows at most
     const int a = static_cast<int>(((a0 + r * (p.in_stride % e)) % e + e) % e);
-    fit = fit && (p.d - (e - a) % e) / e == 4 * threads;
+    fit = fit && (p.d - (e - a) % e) / e == vpt * threads;
   }
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
   const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(threads));
+  if constexpr (kFused) {
+    if (vpt == 2)
+      return fit ? launch_kernel(RMSNormPiecesKernel<T, true, true, false, 2>, g, b, stream, p.pdl, p)
+                 : launch_kernel(RMSNormPiecesKernel<T, false, true, false, 2>, g, b, stream, p.pdl, p);
+  }
   return fit ? launch_kernel(RMSNormPiecesKernel<T, true, kFused>, g, b, stream, p.pdl, p)
              : launch_kernel(RMSNormPiecesKernel<T, false, kFused>, g, b, stream, p.pdl, p);
 }
