@@ -443,14 +443,18 @@ static_assert(pieces_min_rms_d<half>() >= 63, "the pieces kernel's line-aligned 
 // Its block: whole warps for vpt chunks a thread of the row's d / 8 (at least its whole chunks).
 inline unsigned pieces_threads(int d, int vpt = 4) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, vpt), 32) * 32); }
 // The fused op's short rows in the pieces kernel: 2 chunks a thread, not 4, up to this width (session 55). Rows of
-// 1025-2048 elements on 2- or 4-byte boundaries had stayed on the kernels they had before the pieces kernel existed:
-// 4-byte rows on the 4-byte vector kernel, 8-byte rows on the 8-byte one, odd rows on the peeled kernel's 2 chunks a
-// thread; at 2000-65536 rows those ran at 82-94 % of the same-run copy (H200, NVIDIA_H200_lib_ab_fused_short_*_s55.txt).
-// H200, lib_ab, both dtypes, against those kernels (outputs within an ulp, a few in 10^5 differ: the sums split
-// differently): 4-byte rows 1026-2046 from 600 rows +1.3 to +25 % (8192 x 1922 bf16 37.4 -> 35.6 us, 2000 x 1538
-// 11.9 -> 10.1), odd rows 1025-2033 past the short-row rule +2.4 to +19.5 %, 8-byte rows 1540-2044 from 8192 rows +1.0 to
-// +2.8 %; the same kernel at 4 chunks a thread was +10 to +18 % at 2000 rows but 2-6 % behind 2 chunks at 600-1500 and
-// 3000-65536 rows, and -1.5 to -5.8 % against the 4-byte kernel at 600-800 rows x 1026-2046.
+// 1025-2048 elements on 2-, 4- or 8-byte boundaries had kept the kernels they had before the pieces kernel existed
+// (4-byte rows the 4-byte vector kernel, 8-byte rows the 8-byte one, odd rows the peeled kernel's 2 chunks a thread),
+// at 82-94 % of the same-run copy from 2000 rows on the H200. lib_ab, both dtypes, against those kernels, where the rule
+// now reaches the pieces kernel (outputs within an ulp: a few in 10^5 round the other way, the sums split differently;
+// NVIDIA_H{200,100}_lib_ab_fused_short_*_s55.txt): H200 4-byte rows 1026-2046 at 600-65536 rows +0.5 to +25 % (8192 x
+// 1922 bf16 37.4 -> 35.6 us, 1500 x 1538 fp16 +25 %), odd rows 1025-2033 +1.3 to +19.5 %, 8-byte rows 1540-2044 from
+// 8192 rows +1.0 to +2.8 %; H100 +2.2 to +22.6 %, +0.4 to +14.8 %, +0.7 to +2.5 %; the cases the rule leaves alone -1.3
+// to +1.4 %. The same kernel at 4 chunks a thread (H200): at 2000 rows -4.4 to +7.4 % against 2 chunks, at the other
+// row counts -11.7 to +3.9 % (mostly behind), and -5.8 to +2.1 % against the 4-byte kernel at 600-800 rows. Wider rows
+// at 2 chunks (2049-8191, not shipped; ..._pieces2_wide_ade_s55.txt), both GPUs: +2 to +10 % at 600 rows except
+// 6145-6146 (-8 to -11 %), -5 to -6.4 % at 2000 x 2049-2050, +1.9 to +3.9 % there at 8192, within 1 % from 8192 rows
+// past 2562 wide: a rule by rows and width, not yet written.
 constexpr int kPiecesShortD = 2048;
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
