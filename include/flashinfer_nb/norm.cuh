@@ -332,8 +332,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // 600-2000 x 2050 -0.4 to -1.9 %. 4-element rows (NVIDIA_H200_lib_ab_peeled_quads_s41.txt): from 8192 rows x 4100-14340
   // +0.3 to +3.1 %, at 2000-4500 rows 4100 and 5004 -3.1 to -0.1 % (9220-14340 +0.2 to +2.7 %), at 300-1000 -7 to +2
   // % (session 37): so only from 48 x the SMs. Not at decode (3-32 % slower there, session 37), not rmsnorm (-2 to -15 %
-  // past decode at 2050-12802, session 37). Rows of 2048 elements or fewer (not measured; short ones share blocks) and
-  // wider than the peeled kernel takes (kPeelMaxD) keep the vector kernels.
+  // past decode at 2050-12802, session 37). Rows of 1024 elements or fewer (not measured; short ones share blocks) and
+  // wider than the peeled kernel takes (kPeelMaxD) keep the vector kernels (1025-2048 until session 55: below).
   // Session 43: past the one-wave range (4 x the SMs), rows of up to 16384 take the pieces kernel instead (whole chunks
   // only in the chunk loop, the head and tail as words, line-aligned slots; norm_peeled.cuh). H200, lib_ab, both dtypes
   // (NVIDIA_H200_lib_ab_pieces_s43.txt, ..._pieces_mid_s43.txt): against the peeled kernel at 600-32768 rows x
