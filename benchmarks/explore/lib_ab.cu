@@ -12,6 +12,7 @@
 // OPS: a comma list of rms, fused, silu, gelu, gtanh (default rms,fused); WIDTHS: the norm's hidden size, the gated ops' output
 // width d.
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
+// All of that in one step: benchmarks/explore/lib_ab_build.sh OUT TREE_A TREE_B [TREE_C] (revisions or include folders).
 // The fused op's cases also time "cp", a copy of the bytes it moves (see swap_copy), where R x D is a multiple of 8.
 #include "explore.cuh"
 
