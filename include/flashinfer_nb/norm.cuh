@@ -345,7 +345,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     const int64_t from = (kVec == 2 ? 2 : 48) * sm64;
     // Session 55: rows of 1025-2048 too, in the pieces kernel only (2 chunks a thread: kPiecesShortD, with the
     // measurements); between 2 and 4 x the SMs those keep the 4-byte kernel (not measured there).
-    if (vpt_hint == 0 && sms > 0 && p.d > 1024 && p.d <= kPeelMaxD && peel_ok<T, kFused>(p)) {
+    if (vpt_hint == 0 && sms > 0 && p.d >= kPiecesShortMinD && p.d <= kPeelMaxD && peel_ok<T, kFused>(p)) {
       if (p.d <= kPiecesMaxD && p.rows > 4 * sm64 && (p.rows > from || p.d >= 4096))
         return dispatch_pieces<T>(p, sms, stream);
       if (p.rows > from && p.d > 2048) return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);

@@ -441,7 +441,7 @@ template <typename T>
 constexpr int pieces_min_rms_d() { return std::is_same<T, half>::value ? 64 : 1000; }
 static_assert(pieces_min_rms_d<half>() >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks");
 // Its block: whole warps for vpt chunks a thread of the row's d / 8 (at least its whole chunks).
-inline unsigned pieces_threads(int d, int vpt = 4) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, vpt), 32) * 32); }
+inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, vpt), 32) * 32); }
 // The fused op's short rows in the pieces kernel: 2 chunks a thread, not 4, up to this width (session 55). Rows of
 // 1025-2048 elements on 2-, 4- or 8-byte boundaries had kept the kernels they had before the pieces kernel existed
 // (4-byte rows the 4-byte vector kernel, 8-byte rows the 8-byte one, odd rows the peeled kernel's 2 chunks a thread),
@@ -454,8 +454,22 @@ inline unsigned pieces_threads(int d, int vpt = 4) { return static_cast<unsigned
 // row counts -11.7 to +3.9 % (mostly behind), and -5.8 to +2.1 % against the 4-byte kernel at 600-800 rows. Wider rows
 // at 2 chunks (2049-8191, not shipped; ..._pieces2_wide_ade_s55.txt), both GPUs: +2 to +10 % at 600 rows except
 // 6145-6146 (-8 to -11 %), -5 to -6.4 % at 2000 x 2049-2050, +1.9 to +3.9 % there at 8192, within 1 % from 8192 rows
-// past 2562 wide: a rule by rows and width, not yet written.
-constexpr int kPiecesShortD = 2048;
+// past 2562 wide: a rule by rows and width, not yet written. kPiecesShortMinD: the narrowest such row (norm.cuh's rule
+// for rows of 2- and 4-element vectors, dispatch_peeled's for odd ones).
+constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
+// Whole chunks a thread of the pieces kernel: 2 for the fused op's rows up to kPiecesShortD, else 4.
+template <bool kFused>
+constexpr int pieces_vpt(int d) { return kFused && d <= kPiecesShortD ? 2 : 4; }
+// The pieces kernel's launch at that many chunks a thread: one row a block of pieces_threads.
+template <typename T, bool kFit, bool kFused, bool kOdd>
+cudaError_t launch_pieces(const NormParams& p, cudaStream_t stream) {
+  const int vpt = pieces_vpt<kFused>(p.d);
+  const dim3 g(static_cast<unsigned>(p.rows)), b(pieces_threads(p.d, vpt));
+  if constexpr (kFused) {
+    if (vpt == 2) return launch_kernel(RMSNormPiecesKernel<T, kFit, true, kOdd, 2>, g, b, stream, p.pdl, p);
+  }
+  return launch_kernel(RMSNormPiecesKernel<T, kFit, kFused, kOdd>, g, b, stream, p.pdl, p);
+}
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
   const int nch = (p.d + 7) / 8 + 1;  // the most chunks a row can span
@@ -506,15 +520,10 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // the rule's late-weight choice (no hint): 4 chunks a thread, or rmsnorm's 8 at 2049+ chunks
   // Session 55: the fused op's short odd rows past the short-row rule (2 chunks a thread, <= 256 chunks, 1025-2040
   // wide) too, in the pieces kernel's 2-chunk form (kPiecesShortD, with the measurements).
-  const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency && p.d > 1024)) && !early &&
-                    vpt_hint == 0 && weight_hint < 0;
-  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>())) {
-    if constexpr (kFused) {
-      if (p.d <= kPiecesShortD)
-        return launch_kernel(RMSNormPiecesKernel<T, false, true, true, 2>, g, dim3(pieces_threads(p.d, 2)), stream, p.pdl, p);
-    }
-    return launch_kernel(RMSNormPiecesKernel<T, false, kFused, true>, g, dim3(pieces_threads(p.d)), stream, p.pdl, p);
-  }
+  const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency && p.d >= kPiecesShortMinD)) &&
+                    !early && vpt_hint == 0 && weight_hint < 0;
+  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
+    return launch_pieces<T, false, kFused, true>(p, stream);
   if constexpr (kFused) {
     if (late && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
@@ -540,7 +549,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
 template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
-  const int vpt = kFused && p.d <= kPiecesShortD ? 2 : 4;
+  const int vpt = pieces_vpt<kFused>(p.d);
   const int threads = static_cast<int>(pieces_threads(p.d, vpt));
   const int e = 16 / static_cast<int>(sizeof(T));
   const int64_t a0 = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.input) % 16 / sizeof(T));
@@ -551,14 +560,7 @@ cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
     fit = fit && (p.d - (e - a) % e) / e == vpt * threads;
   }
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
-  const dim3 g(static_cast<unsigned>(p.rows)), b(static_cast<unsigned>(threads));
-  if constexpr (kFused) {
-    if (vpt == 2)
-      return fit ? launch_kernel(RMSNormPiecesKernel<T, true, true, false, 2>, g, b, stream, p.pdl, p)
-                 : launch_kernel(RMSNormPiecesKernel<T, false, true, false, 2>, g, b, stream, p.pdl, p);
-  }
-  return fit ? launch_kernel(RMSNormPiecesKernel<T, true, kFused>, g, b, stream, p.pdl, p)
-             : launch_kernel(RMSNormPiecesKernel<T, false, kFused>, g, b, stream, p.pdl, p);
+  return fit ? launch_pieces<T, true, kFused, false>(p, stream) : launch_pieces<T, false, kFused, false>(p, stream);
 }
 
 }  // namespace norm_detail
