@@ -91,6 +91,15 @@ inline std::vector<int> csv_ints(const char* csv) {
 // op 0 rmsnorm (x, w -> out), 1 fused_add_rmsnorm (x, residual, w; in place), 2 silu_and_mul; rows, d, fp16 (else bf16)
 using LibEntry = cudaError_t(int op, const void* x, void* residual, void* out, const void* w, int rows, int d, bool fp16);
 
+// The fused op's in-place copy ceiling: x and the residual (n 16-byte vectors each, flat) read and written back
+// swapped, as the op writes both in place (row_lines_copy.cu's `flat`, lib_ab.cu's `cp`).
+namespace {
+__global__ void swap_copy(uint4* x, uint4* r, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) { const uint4 u = x[i], v = r[i]; x[i] = v; r[i] = u; }
+}
+}  // namespace
+
 // Named launches of one shape, timed in three interleaved rounds of n launches each. After a variant's first-round
 // timing, `check(v)` (when given) may look at its output and returns what to print after its times ("" for nothing);
 // then one line per variant, the name padded to `width`. `pre[v]` (when given and set) runs between the flush and

@@ -13,17 +13,12 @@
 // width d.
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
 // All of that in one step: benchmarks/explore/lib_ab_build.sh OUT TREE_A TREE_B [TREE_C] (revisions or include folders).
-// The fused op's cases also time "cp", a copy of the bytes it moves (see swap_copy), where R x D is a multiple of 8.
+// The fused op's cases also time "cp", a copy of the bytes it moves (explore.cuh's swap_copy; its output is not
+// checked), where R x D is a multiple of 8.
 #include "explore.cuh"
 
 LibEntry lib_a, lib_b;
 
-// The fused op's same-run copy ceiling (variant "cp", session 55): x and the residual read and written back swapped, in
-// place as the op writes them, 16-byte vectors, flat (rows ignored; R x D a multiple of 8). Its output is not checked.
-__global__ void swap_copy(uint4* x, uint4* r, int64_t n) {
-  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (i < n) { const uint4 u = x[i], v = r[i]; x[i] = v; r[i] = u; }
-}
 #ifdef LIB_AB_C
 LibEntry lib_c;
 #endif

@@ -49,11 +49,6 @@ __device__ __forceinline__ int bits(uint4 u) { return (int)(u.x ^ u.y ^ u.z ^ u.
 __device__ __forceinline__ uint4 mark(uint4 u, int s) { u.x ^= (s == -12345); return u; }
 __device__ __forceinline__ uint4 mix(uint4 u, uint4 w) { return make_uint4(u.x ^ w.x, u.y ^ w.y, u.z ^ w.z, u.w ^ w.w); }
 
-__global__ void flat_kernel(uint4* x, uint4* r, int64_t n) {
-  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-  if (i < n) { const uint4 u = x[i], v = r[i]; x[i] = v; r[i] = u; }
-}
-
 __global__ void layout_kernel(uint4* x, uint4* r, int nvec, int64_t svec) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int64_t o = blockIdx.y * svec + j;
@@ -312,7 +307,7 @@ int main(int argc, char** argv) {
     if (tail) {
       const uint4* w = reinterpret_cast<const uint4*>(wb);
       const int nt = round32((nvec + 3) / 4);
-      if (st == d) vs.push_back({"flat", [=] { const int64_t m = (int64_t)R * nvec; flat_kernel<<<(m + 255) / 256, 256>>>(x, r, m); }});
+      if (st == d) vs.push_back({"flat", [=] { const int64_t m = (int64_t)R * nvec; swap_copy<<<(m + 255) / 256, 256>>>(x, r, m); }});
       vs.push_back({"row4", [=] { row_kernel<4, false><<<R, nt>>>(x, r, nvec, svec); }});
       vs.push_back({"row4l", [=] { row_kernel<4, false, true><<<R, nt>>>(x, r, nvec, svec); }});
       vs.push_back({"row4w", [=] { roww_kernel<4, kWLate><<<R, nt>>>(x, r, w, nvec, svec); }});
@@ -348,7 +343,7 @@ int main(int argc, char** argv) {
       if (cudaGetLastError() != cudaSuccess) { printf("launch error\n"); return 1; }
       continue;
     }
-    if (st == d) vs.push_back({"flat", [=] { const int64_t m = (int64_t)R * nvec; flat_kernel<<<(m + 255) / 256, 256>>>(x, r, m); }});
+    if (st == d) vs.push_back({"flat", [=] { const int64_t m = (int64_t)R * nvec; swap_copy<<<(m + 255) / 256, 256>>>(x, r, m); }});
     vs.push_back({"layout", [=] { layout_kernel<<<dim3((nvec + 255) / 256, R), 256>>>(x, r, nvec, svec); }});
     vs.push_back({"row4", [=] { row_kernel<4, false><<<R, round32((nvec + 3) / 4)>>>(x, r, nvec, svec); }});
     vs.push_back({"row2", [=] { row_kernel<2, false><<<R, round32((nvec + 1) / 2)>>>(x, r, nvec, svec); }});
