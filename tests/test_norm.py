@@ -705,23 +705,57 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
 
 
 # issue 19, session 55: the fused op's short rows (1025-2048 wide) on 2-, 4- or 8-byte boundaries past the one-wave rows
-# take the pieces kernel at 2 chunks a thread (norm_peeled.cuh's kPiecesShortD): rows on 4-byte boundaries past 4 x the
-# SMs, on 8-byte ones past 48 x, on 2-byte ones (odd widths, views an element off) past the peeled kernel's short-row
-# rule (8 or 16 x the SMs). Widths on both sides of each bound (1024: 16-byte rows, the vector kernel; 2050: the pieces
-# kernel at 4 chunks), every class, rows on both sides of each row bound, x and the residual written in place between
-# poisoned guards; the profiler reads the chunks a thread off the kernel's name.
-def _short_pieces_expect(d, o, rows, sms):
+# take the pieces kernel: rows on 4-byte boundaries past 4 x the SMs, on 8-byte ones past 48 x, on 2-byte ones (odd
+# widths, views an element off) past the peeled kernel's short-row rule (8 or 16 x the SMs). Widths on both sides of
+# each bound (1024: 16-byte rows, the vector kernel), every class, rows on both sides of each row bound, x and the
+# residual written in place between poisoned guards; the profiler reads the chunks a thread off the kernel's name.
+# Session 56: the chunks a thread (2 or 4) by waves (norm_peeled.cuh's pieces_vpt, which asks the CUDA runtime for the
+# resident blocks). The expectation here comes from elsewhere: the kernels' registers in the built module's cubin
+# (flashinfer_nb.asm) and this package's occupancy calculator (flashinfer_nb.occupancy).
+import functools
+from flashinfer_nb.occupancy import occupancy
+
+@functools.cache
+def _pieces_resources(dtype):
+    "{(fit, odd, chunks a thread): (registers, static shared bytes)} of the fused op's pieces kernels for this GPU's arch."
+    from flashinfer_nb.asm import builds, resource_usage, demangle
+    b, _ = builds(gen_norm_module())
+    major, minor = torch.cuda.get_device_capability()
+    usage = {k: v for k, v in resource_usage(b).items() if re.fullmatch(f'sm_{major}{minor}[af]?', k[0])}
+    t = '__half' if dtype == torch.float16 else '__nv_bfloat16'
+    out = {}
+    for key, name in zip(usage, demangle([fn for _, fn in usage])):
+        if (m := re.search(rf'RMSNormPiecesKernel<{t}, (true|false), true, (true|false), (\d)>', name)):
+            out[(m[1] == 'true', m[2] == 'true', int(m[3]))] = (usage[key]['registers'], usage[key]['smem'])
+    assert len(out) == 6, out   # 2 and 4 chunks: kOdd, kFit, neither
+    return out
+
+def _pieces_wave(d, o, stride, vpt, sms, dtype, odd):
+    "Rows one wave of the fused op's pieces kernel (odd: its kOdd form) holds at vpt chunks a thread: resident blocks an SM x the SMs."
+    threads = -(-(-(-(d // 8) // vpt)) // 32) * 32
+    fit = not odd and all((d - (8 - (o + r * stride) % 8) % 8) // 8 == vpt * threads for r in range(8))
+    regs, smem = _pieces_resources(dtype)[(fit, odd, vpt)]
+    major, minor = torch.cuda.get_device_capability()
+    return occupancy(regs, threads, f'sm_{major}{minor}', smem_static=smem).blocks_per_sm * sms
+
+def _fused_pieces_expect(d, o, rows, sms, dtype):
     "The pieces kernel's chunks a thread the rule gives the fused op at rows of d, o elements into rows of d + 16 (None: another kernel)."
     v = 8
     while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
     nch = (d + 7) // 8 + 1
-    if v == 1:
-        short = (16 if 32 < nch <= 192 else 8) * sms
-        past = rows > 4 * sms and not (nch <= 256 and rows <= short)
-    else:
-        past = v < 8 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096)
-    if not past or d <= 1024: return None
-    return 2 if d <= 2048 else 4
+    short = (16 if 32 < nch <= 192 else 8) * sms   # the peeled kernel's latency rows (its decode choice)
+    latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
+    if v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
+    elif v < 8 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
+    elif v == 2 and rows > 2 * sms and d > 2048 and not latency: route = 'odd'   # through the peeled kernel's rule
+    else: route = None
+    if route is None or d <= 1024 or d > 16384: return None
+    if d > 8192: return 4
+    w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, route == 'odd') for vpt in (2, 4))
+    over = sms // 16                       # blocks past a wave that still count as one
+    if w2 + over < rows <= w4 + over: return 4   # one wave at 4 chunks a thread, more at 2
+    if d > 4096 and rows > 4 * w4: return 4
+    return 2
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -733,7 +767,28 @@ def test_fused_short_rows_pieces(d, dtype):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         for o in (0, 1, 2):
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 16, o))
-            assert _pieces_vpt(names) == _short_pieces_expect(d, o, rows, sms), (rows, d, o, names)
+            assert _pieces_vpt(names) == _fused_pieces_expect(d, o, rows, sms, dtype), (rows, d, o, names)
+
+# Both sides of each wave bound (one wave at 2 and at 4 chunks a thread, with and without the few blocks over; 4 waves
+# at 4 past 4096 wide), widths of every class from 1026 to past 8192 (8194: 4 chunks at every row count).
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [1026, 1922, 2049, 2050, 2561, 3073, 4097, 4098, 4100, 5122, 6145, 8190, 8191, 8194])
+def test_fused_pieces_waves(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    seen = set()
+    for o in (0, 1, 2):
+        bounds = [_pieces_wave(d, o, d + 16, vpt, sms, dtype, d % 2 == 1 or o % 2 == 1) for vpt in (2, 4)]
+        over = sms // 16
+        rows_set = {b + e for b in bounds for e in (0, 1, over, over + 1)} | ({4 * bounds[1], 4 * bounds[1] + 1} if d > 4096 else set())
+        for rows in sorted(rows_set):
+            x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 16, o))
+            expect = _fused_pieces_expect(d, o, rows, sms, dtype)
+            assert _pieces_vpt(names) == expect, (rows, d, o, bounds, names)
+            seen.add(expect)
+    assert {2, 4} <= seen or d > 8192, (d, seen)   # both sides of a bound ran
 
 
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the

@@ -452,23 +452,78 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 // 8192 rows +1.0 to +2.8 %; H100 +2.2 to +22.6 %, +0.4 to +14.8 %, +0.7 to +2.5 %; the cases the rule leaves alone -1.3
 // to +1.4 %. The same kernel at 4 chunks a thread (H200): at 2000 rows -4.4 to +7.4 % against 2 chunks, at the other
 // row counts -11.7 to +3.9 % (mostly behind), and -5.8 to +2.1 % against the 4-byte kernel at 600-800 rows. Wider rows
-// at 2 chunks (2049-8191, not shipped; ..._pieces2_wide_ade_s55.txt), both GPUs: +2 to +10 % at 600 rows except
-// 6145-6146 (-8 to -11 %), -5 to -6.4 % at 2000 x 2049-2050, +1.9 to +3.9 % there at 8192, within 1 % from 8192 rows
-// past 2562 wide: a rule by rows and width, not yet written. kPiecesShortMinD: the narrowest such row (norm.cuh's rule
-// for rows of 2- and 4-element vectors, dispatch_peeled's for odd ones).
+// at 2 chunks: session 56, below. kPiecesShortMinD: the narrowest such row (norm.cuh's rule for rows of 2- and
+// 4-element vectors, dispatch_peeled's for odd ones).
+//
+// Session 56: 2 chunks a thread for every row the fused op sends here up to kPiecesTwoMaxD, except by waves. A block
+// of 2 chunks a thread has twice the warps of one of 4, and the 2-chunk kernel's 40 registers (the 4-chunk one's 47-60)
+// let fewer such blocks share an SM: at 2050 wide 12 blocks an SM at 2 chunks, 16 at 4 (the register file counted per
+// SM sub-partition; vec.cuh's resident_blocks asks the CUDA runtime). Where the rows fit one wave at 4 chunks but not
+// at 2, 4 win; elsewhere 2 do (more threads' loads in flight for each row), except rows wider than 4096 over more than
+// 4 waves at 4. A wave here holds a few blocks more than the slots (SMs / 16: those start as the first blocks finish):
+// 1 block over cost nothing measurable, 12 over (1200 x 2306-2562) cost 8-10 %. H200, lib_ab, both dtypes:
+// - 2 chunks everywhere against 4 at 600-16384 rows x 2049-8191 (NVIDIA_H200_lib_ab_pieces2_survey_s56.txt): the
+//   losses were grids of one wave at 4 chunks and more at 2 (2000 x 2049-2050 -4.7 to -5.8 %, 1500 x 2561 and 3073
+//   -4.9 to -6.9 %, 1000 x 4097-4100 -5.4 to -7.5 %, 600 x 5122-6146 -6.9 to -9.4 %) or wide rows past 4 waves (-0.1
+//   to -0.9 %); where this rule keeps 2 chunks -3.4 to +9.7 % (one fp16 / bf16 pair split: 4000 x 3074 +1.8 / -3.4 %;
+//   600 x 2049 +9.6 %, 8192 x 2049 +3.1 to +3.7 %, 16384 x 2049-2050 +1.4 to +2.2 %, 1000 x 5122 +5.4 to +6.4 %).
+// - this rule without the few blocks over, and 2 chunks everywhere, against session 55's rule at 700-24576 rows x
+//   1026-8191, rows on both sides of the wave bounds (NVIDIA_H200_lib_ab_pieces_waves_{bf16,fp16}_s56.txt): 4 chunks
+//   at 1800 x 1577-2046 +6.3 to +8.5 % and 3500 x 1026 +5.3 % (session 55's 7 % at 2000 rows), but -2 to -3 % a block
+//   past the 2-chunk wave (1585 x 1577-2046, 3169 x 1026); a block past the 4-chunk wave (2113 x 2050, 1585 x 2561
+//   and 3073) 4 chunks were still 5-6.5 % ahead of 2. Both are what the few blocks over settle.
 constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
-// Whole chunks a thread of the pieces kernel: 2 for the fused op's rows up to kPiecesShortD, else 4.
-template <bool kFused>
-constexpr int pieces_vpt(int d) { return kFused && d <= kPiecesShortD ? 2 : 4; }
-// The pieces kernel's launch at that many chunks a thread: one row a block of pieces_threads.
-template <typename T, bool kFit, bool kFused, bool kOdd>
-cudaError_t launch_pieces(const NormParams& p, cudaStream_t stream) {
-  const int vpt = pieces_vpt<kFused>(p.d);
-  const dim3 g(static_cast<unsigned>(p.rows)), b(pieces_threads(p.d, vpt));
-  if constexpr (kFused) {
-    if (vpt == 2) return launch_kernel(RMSNormPiecesKernel<T, kFit, true, kOdd, 2>, g, b, stream, p.pdl, p);
+constexpr int kPiecesTwoMaxD = 8 * 2 * kMaxBlock;  // the widest row at 2 chunks a thread (8192)
+constexpr int kPiecesWideD = 4096, kPiecesWideWaves = 4;  // wider rows take 4 chunks past this many waves of them
+constexpr int kPiecesWaveOver = 16;  // a grid up to SMs / 16 blocks past a wave counts as one wave (above)
+template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT>
+cudaError_t launch_pieces_at(const NormParams& p, cudaStream_t stream) {
+  const dim3 g(static_cast<unsigned>(p.rows)), b(pieces_threads(p.d, kVPT));
+  return launch_kernel(RMSNormPiecesKernel<T, kFit, kFused, kOdd, kVPT>, g, b, stream, p.pdl, p);
+}
+// Resident blocks an SM of the fused op's pieces kernel at kVPT chunks a thread for rows of d (0: unknown).
+template <typename T, bool kOdd, int kVPT>
+int pieces_resident(int d, bool fit) {
+  const int threads = static_cast<int>(pieces_threads(d, kVPT));
+  if constexpr (!kOdd) {
+    if (fit) return resident_blocks<RMSNormPiecesKernel<T, true, true, false, kVPT>>(threads);
   }
-  return launch_kernel(RMSNormPiecesKernel<T, kFit, kFused, kOdd>, g, b, stream, p.pdl, p);
+  return resident_blocks<RMSNormPiecesKernel<T, false, true, kOdd, kVPT>>(threads);
+}
+// Whole chunks a thread of the pieces kernel: rmsnorm 4; the fused op 2 up to kPiecesTwoMaxD wide, 4 where the rows
+// fit one wave at 4 chunks but not at 2, or are wider than kPiecesWideD and fill more than kPiecesWideWaves waves at 4
+// (session 56, above). fit2 / fit4: every row has exactly vpt x blockDim whole chunks (odd rows: never). Where the
+// resident blocks cannot be read: session 55's rule (2 up to kPiecesShortD).
+template <typename T, bool kFused, bool kOdd>
+int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
+  if constexpr (!kFused) {
+    return 4;
+  } else {
+    if (p.d > kPiecesTwoMaxD) return 4;
+    const int64_t wave2 = static_cast<int64_t>(pieces_resident<T, kOdd, 2>(p.d, fit2)) * sms;
+    const int64_t wave4 = static_cast<int64_t>(pieces_resident<T, kOdd, 4>(p.d, fit4)) * sms;
+    if (wave2 <= 0 || wave4 <= 0) return p.d <= kPiecesShortD ? 2 : 4;
+    const int64_t over = sms / kPiecesWaveOver;  // blocks past a wave that still count as one
+    if (p.rows > wave2 + over && p.rows <= wave4 + over) return 4;
+    if (p.d > kPiecesWideD && p.rows > kPiecesWideWaves * wave4) return 4;
+    return 2;
+  }
+}
+// The pieces kernel's launch: one row a block of pieces_threads, pieces_vpt chunks a thread.
+template <typename T, bool kFused, bool kOdd>
+cudaError_t launch_pieces(const NormParams& p, int sms, bool fit2, bool fit4, cudaStream_t stream) {
+  if constexpr (kFused) {
+    if (pieces_vpt<T, kFused, kOdd>(p, sms, fit2, fit4) == 2) {
+      if constexpr (!kOdd) {
+        if (fit2) return launch_pieces_at<T, true, true, false, 2>(p, stream);
+      }
+      return launch_pieces_at<T, false, true, kOdd, 2>(p, stream);
+    }
+  }
+  if constexpr (!kOdd) {
+    if (fit4) return launch_pieces_at<T, true, kFused, false, 4>(p, stream);
+  }
+  return launch_pieces_at<T, false, kFused, kOdd, 4>(p, stream);
 }
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
@@ -523,7 +578,7 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency && p.d >= kPiecesShortMinD)) &&
                     !early && vpt_hint == 0 && weight_hint < 0;
   if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
-    return launch_pieces<T, false, kFused, true>(p, stream);
+    return launch_pieces<T, kFused, true>(p, sms, false, false, stream);
   if constexpr (kFused) {
     if (late && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
       return launch_kernel(RMSNormPeeledKernel<T, 4, true, false, false, true>, g, b, stream, p.pdl, p);
@@ -544,23 +599,24 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
 }
 
 // The pieces kernel's launch (16-bit, x / residual / out at one offset in every row: peel_ok; 4-byte aligned).
-// One row a block, 4 whole chunks a thread (the fused op's rows up to kPiecesShortD: 2): d <= kPiecesMaxD. kFit where
-// every row, whatever its offset in the rows' cycle, has exactly vpt x blockDim whole chunks.
+// One row a block, pieces_vpt whole chunks a thread: d <= kPiecesMaxD. kFit where every row, whatever its offset in
+// the rows' cycle, has exactly vpt x blockDim whole chunks (told for both chunk counts; pieces_vpt picks).
 template <typename T, bool kFused = true>
 cudaError_t dispatch_pieces(NormParams p, int sms, cudaStream_t stream) {
   if (p.d > kPiecesMaxD || p.d % 2 != 0) return cudaErrorInvalidValue;
-  const int vpt = pieces_vpt<kFused>(p.d);
-  const int threads = static_cast<int>(pieces_threads(p.d, vpt));
   const int e = 16 / static_cast<int>(sizeof(T));
   const int64_t a0 = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.input) % 16 / sizeof(T));
   if (a0 % 2 != 0) return cudaErrorInvalidValue;
-  bool fit = true;
+  const int whole2 = 2 * static_cast<int>(pieces_threads(p.d, 2)), whole4 = 4 * static_cast<int>(pieces_threads(p.d, 4));
+  bool fit2 = true, fit4 = true;
   for (int64_t r = 0; r < std::min<int64_t>(p.rows, e); ++r) {  // the rows' offsets repeat every 8 rows at most
     const int a = static_cast<int>(((a0 + r * (p.in_stride % e)) % e + e) % e);
-    fit = fit && (p.d - (e - a) % e) / e == vpt * threads;
+    const int whole = (p.d - (e - a) % e) / e;
+    fit2 = fit2 && whole == whole2;
+    fit4 = fit4 && whole == whole4;
   }
   if constexpr (kFused) p.res_late = sms > 0 && 2 * p.rows >= 3 * static_cast<int64_t>(sms);
-  return fit ? launch_pieces<T, true, kFused, false>(p, stream) : launch_pieces<T, false, kFused, false>(p, stream);
+  return launch_pieces<T, kFused, false>(p, sms, fit2, fit4, stream);
 }
 
 }  // namespace norm_detail

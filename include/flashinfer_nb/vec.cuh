@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
@@ -255,6 +256,31 @@ inline cudaError_t get_sm_count(int* out) {
   st = cudaDeviceGetAttribute(out, cudaDevAttrMultiProcessorCount, dev);
   if (st == cudaSuccess && dev < kMaxDevices) cache[dev] = *out;
   return st;
+}
+
+// Resident blocks an SM of the kernel kKernel at `threads` a block (whole warps, up to 1024), as the CUDA runtime's
+// occupancy calculator gives them (registers, shared memory, the block and warp limits), cached per device and block
+// size; 0 where they cannot be read (a rule that asks keeps its default then). Session 56: the pieces kernel's 2 or 4
+// chunks a thread turn on whether the rows fit one wave (norm_peeled.cuh).
+template <auto kKernel>
+inline int resident_blocks(int threads) {
+  constexpr int kMaxDevices = 64, kMaxWarps = 32;
+  static std::atomic<int> cache[kMaxDevices][kMaxWarps + 1];  // zero: not read yet
+  int dev = 0;
+  if (threads < 32 || threads % 32 != 0 || threads > 32 * kMaxWarps || cudaGetDevice(&dev) != cudaSuccess) return 0;
+  std::atomic<int>* slot = dev < kMaxDevices ? &cache[dev][threads / 32] : nullptr;
+  if (slot != nullptr) {
+    const int n = slot->load(std::memory_order_relaxed);
+    if (n > 0) return n;
+  }
+  int n = 0;
+  const cudaError_t st = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, threads, 0);
+  if (st != cudaSuccess) {
+    if (cudaPeekAtLastError() == st) (void)cudaGetLastError();  // ours only: an earlier launch's error stays
+    return 0;
+  }
+  if (slot != nullptr && n > 0) slot->store(n, std::memory_order_relaxed);
+  return n;
 }
 
 }  // namespace flashinfer_nb
