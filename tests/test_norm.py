@@ -791,6 +791,35 @@ def test_fused_pieces_waves(d, dtype):
     assert {2, 4} <= seen or d > 8192, (d, seen)   # both sides of a bound ran
 
 
+# issue 19, session 56: rmsnorm's rows of 8-byte vectors wider than 12288 (3073+ vectors, 8 a thread) read the weight
+# early between 4 and 6 x the SMs (an H100 draw had 560 x 16300 fp16 at 0.967x FlashInfer with the late weight). Rows
+# on each side of both bounds, widths on each side of 12288; out at the input's offset (past 6 x the SMs: the pieces
+# kernel) and 4 elements off it (the vector kernel, the late weight again); the profiler reads the weight off the
+# kernel's name, the output lands between poisoned guards.
+def _weight_ran(names):
+    "The weight mode (kWeight: 0 late, 1 early, 2 batched) of the RMSNormKernel in `names`, None if none ran."
+    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
+    hits = [int(m.group(4)) for m in hits if m]
+    assert len(hits) <= 1, names
+    return hits[0] if hits else None
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [12284, 12292, 16300, 16380])
+def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    for rows in (4 * sms, 4 * sms + 1, 6 * sms, 6 * sms + 1):
+        x = torch.randn(rows, d, device='cuda', dtype=dtype)
+        for oo in (0, 4):
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 8, 0, oo))
+            if rows > 6 * sms and oo == 0:
+                assert _weight_ran(names) is None, (rows, d, names)   # the pieces kernel
+                continue
+            early = d > 12288 and 4 * sms < rows <= 6 * sms
+            assert _weight_ran(names) == (1 if early else 0), (rows, d, oo, names)
+
+
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
 # one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
 # shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to

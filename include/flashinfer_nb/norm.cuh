@@ -514,7 +514,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // registers, so 352+ threads fit one block an SM where the batched kernel's 64 fit two: at 10244 and 14340 it was
   // -4.8 to +2.3 % (H100, 133-256 rows), so those keep the batched weight.
   const bool early_narrow = sizeof(T) == 2 && (kVec == 2 || (kVec == 4 && block <= 320)) && vpt * kVec <= 32;
-  const bool early = mid || wide_shared ||
+  // Session 56: rmsnorm's 16-bit rows of 8-byte vectors wider than 12288 (3073-4095 vectors, 8 a thread in blocks of
+  // 392-512 threads) past the one-wave rows and up to 6 x the SMs (past that, rows in place take the pieces kernel,
+  // above) read the weight early too. An H100 draw (seed 89) had 560 x 16300 fp16 at 0.967x FlashInfer (20.16 against
+  // 19.39 us) with the late weight. decode_configs.py, H100, both dtypes (NVIDIA_H100_rms_wide_configs_s56.txt): at
+  // 560-792 rows x 12292-16380 the early weight (hint 108) was 1.5-11.6 % faster than the late (560 x 16300 bf16 19.95
+  // -> 17.99 us, FlashInfer 19.70), 1.08-1.16x FlashInfer; at 400-528 rows -5.4 to +1 %, so not there.
+  const bool early_wide = !kFused && sizeof(T) == 2 && kVec == 4 && vpt == 8 && nvec > 6 * kMaxBlock && past &&
+                          p.rows > 4 * sm64 && p.rows <= 6 * sm64;
+  const bool early = mid || wide_shared || early_wide ||
                      (latency && (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4) ||
                                   early_narrow));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
