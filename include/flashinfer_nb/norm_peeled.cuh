@@ -456,8 +456,8 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 // 4-element vectors, dispatch_peeled's for odd ones).
 //
 // Session 56: 2 chunks a thread for every row the fused op sends here up to kPiecesTwoMaxD, except by waves. A block
-// of 2 chunks a thread has twice the warps of one of 4, and the 2-chunk kernel's 40 registers (the 4-chunk one's 47-60)
-// let fewer such blocks share an SM: at 2050 wide 12 blocks an SM at 2 chunks, 16 at 4 (the register file counted per
+// of 2 chunks a thread has twice the warps of one of 4, and the 2-chunk kernel's 38-40 registers (the 4-chunk one's
+// 47-60) let fewer such blocks share an SM: at 2050 wide 12 blocks an SM at 2 chunks, 16 at 4 (the register file counted per
 // SM sub-partition; vec.cuh's resident_blocks asks the CUDA runtime). Where the rows fit one wave at 4 chunks but not
 // at 2, 4 win; elsewhere 2 do (more threads' loads in flight for each row), except rows wider than 4096 over more than
 // 4 waves at 4. A wave here holds a few blocks more than the slots (SMs / 16: those start as the first blocks finish):
@@ -465,13 +465,17 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 // - 2 chunks everywhere against 4 at 600-16384 rows x 2049-8191 (NVIDIA_H200_lib_ab_pieces2_survey_s56.txt): the
 //   losses were grids of one wave at 4 chunks and more at 2 (2000 x 2049-2050 -4.7 to -5.8 %, 1500 x 2561 and 3073
 //   -4.9 to -6.9 %, 1000 x 4097-4100 -5.4 to -7.5 %, 600 x 5122-6146 -6.9 to -9.4 %) or wide rows past 4 waves (-0.1
-//   to -0.9 %); where this rule keeps 2 chunks -3.4 to +9.7 % (one fp16 / bf16 pair split: 4000 x 3074 +1.8 / -3.4 %;
+//   to -0.9 %); where the rule (without the slack) keeps 2 chunks -3.4 to +9.7 % (one fp16 / bf16 pair split: 4000 x 3074 +1.8 / -3.4 %;
 //   600 x 2049 +9.6 %, 8192 x 2049 +3.1 to +3.7 %, 16384 x 2049-2050 +1.4 to +2.2 %, 1000 x 5122 +5.4 to +6.4 %).
 // - this rule without the few blocks over, and 2 chunks everywhere, against session 55's rule at 700-24576 rows x
 //   1026-8191, rows on both sides of the wave bounds (NVIDIA_H200_lib_ab_pieces_waves_{bf16,fp16}_s56.txt): 4 chunks
 //   at 1800 x 1577-2046 +6.3 to +8.5 % and 3500 x 1026 +5.3 % (session 55's 7 % at 2000 rows), but -2 to -3 % a block
 //   past the 2-chunk wave (1585 x 1577-2046, 3169 x 1026); a block past the 4-chunk wave (2113 x 2050, 1585 x 2561
 //   and 3073) 4 chunks were still 5-6.5 % ahead of 2. Both are what the few blocks over settle.
+// - the rule against session 55's, 418 shapes x 2 dtypes at 529-16384 rows x 1026-8191, rows on both sides of every
+//   bound (NVIDIA_H{200,100}_lib_ab_pieces_rule_s56.txt): H200 -2.7 to +11.3 % (377 of the 401 cases that moved by
+//   more than 1 % faster; 1000 x 5121 fp16 +11.3 %), H100 -3.4 to +8.1 % (300 of 321); the worst 9 blocks past the
+//   4-chunk wave (1329 x 2306, 2121 x 2050). At 16384 rows x 2049-8191: 96.2-97.7 % of cp on the H200.
 constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
 constexpr int kPiecesTwoMaxD = 8 * 2 * kMaxBlock;  // the widest row at 2 chunks a thread (8192)
 constexpr int kPiecesWideD = 4096, kPiecesWideWaves = 4;  // wider rows take 4 chunks past this many waves of them
