@@ -461,14 +461,14 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 // counted per SM sub-partition; vec.cuh's resident_blocks asks the CUDA runtime). Where the rows fit one wave at 4
 // chunks but not at 2, 4 win; elsewhere 2 do (more threads' loads in flight for each row), except rows wider than 4096
 // over more than 4 waves at 4. A wave here holds a few blocks more than the slots (SMs / 16: those start as the first
-// blocks finish): 1 block over cost nothing measurable, 12 over (1200 x 2306-2562) cost 8-10 %. H200, lib_ab, both dtypes:
-// - 2 chunks everywhere against 4 at 600-16384 rows x 2049-8191 (NVIDIA_H200_lib_ab_pieces2_survey_s56.txt): the
+// blocks finish): 1 block over cost nothing measurable, 12 over (1200 x 2306-2562) cost 8-10 %. lib_ab, both dtypes:
+// - H200, 2 chunks everywhere against 4 at 600-16384 rows x 2049-8191 (NVIDIA_H200_lib_ab_pieces2_survey_s56.txt): the
 //   losses were grids of one wave at 4 chunks and more at 2 (2000 x 2049-2050 -4.7 to -5.8 %, 1500 x 2561 and 3073
 //   -4.9 to -6.9 %, 1000 x 4097-4100 -5.4 to -7.5 %, 600 x 5122-6146 -6.9 to -9.4 %) or wide rows past 4 waves (-0.1
 //   to -0.9 %); where the rule (without the slack) keeps 2 chunks -3.4 to +9.7 % (one fp16 / bf16 pair split:
 //   4000 x 3074 +1.8 / -3.4 %; 600 x 2049 +9.6 %, 8192 x 2049 +3.1 to +3.7 %, 16384 x 2049-2050 +1.4 to +2.2 %,
 //   1000 x 5122 +5.4 to +6.4 %).
-// - this rule without the few blocks over, and 2 chunks everywhere, against session 55's rule at 700-24576 rows x
+// - H200, this rule without the few blocks over, and 2 chunks everywhere, against session 55's rule at 700-24576 rows x
 //   1026-8191, rows on both sides of the wave bounds (NVIDIA_H200_lib_ab_pieces_waves_{bf16,fp16}_s56.txt): 4 chunks
 //   at 1800 x 1577-2046 +6.3 to +8.5 % and 3500 x 1026 +5.3 % (session 55's 7 % at 2000 rows), but -2 to -3 % a block
 //   past the 2-chunk wave (1585 x 1577-2046, 3169 x 1026); a block past the 4-chunk wave (2113 x 2050, 1585 x 2561
