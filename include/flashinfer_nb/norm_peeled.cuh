@@ -481,10 +481,15 @@ constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
 constexpr int kPiecesTwoMaxD = 8 * 2 * kMaxBlock;  // the widest row at 2 chunks a thread (8192)
 constexpr int kPiecesWideD = 4096, kPiecesWideWaves = 4;  // wider rows take 4 chunks past this many waves of them
 constexpr int kPiecesWaveOver = 16;  // a grid up to SMs / 16 blocks past a wave counts as one wave (above)
-template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT>
-cudaError_t launch_pieces_at(const NormParams& p, cudaStream_t stream) {
+// The pieces kernel's launch at kVPT chunks a thread: one row a block of pieces_threads; the exact-fit form where every
+// row has exactly kVPT x blockDim whole chunks (fit; odd rows never).
+template <typename T, bool kFused, bool kOdd, int kVPT>
+cudaError_t launch_pieces_at(const NormParams& p, bool fit, cudaStream_t stream) {
   const dim3 g(static_cast<unsigned>(p.rows)), b(pieces_threads(p.d, kVPT));
-  return launch_kernel(RMSNormPiecesKernel<T, kFit, kFused, kOdd, kVPT>, g, b, stream, p.pdl, p);
+  if constexpr (!kOdd) {
+    if (fit) return launch_kernel(RMSNormPiecesKernel<T, true, kFused, false, kVPT>, g, b, stream, p.pdl, p);
+  }
+  return launch_kernel(RMSNormPiecesKernel<T, false, kFused, kOdd, kVPT>, g, b, stream, p.pdl, p);
 }
 // Resident blocks an SM of the fused op's pieces kernel at kVPT chunks a thread for rows of d (0: unknown).
 template <typename T, bool kOdd, int kVPT>
@@ -514,21 +519,14 @@ int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
     return 2;
   }
 }
-// The pieces kernel's launch: one row a block of pieces_threads, pieces_vpt chunks a thread.
+// The pieces kernel's launch at pieces_vpt chunks a thread (rmsnorm: 4, so it instantiates no 2-chunk kernel).
 template <typename T, bool kFused, bool kOdd>
 cudaError_t launch_pieces(const NormParams& p, int sms, bool fit2, bool fit4, cudaStream_t stream) {
   if constexpr (kFused) {
-    if (pieces_vpt<T, kFused, kOdd>(p, sms, fit2, fit4) == 2) {
-      if constexpr (!kOdd) {
-        if (fit2) return launch_pieces_at<T, true, true, false, 2>(p, stream);
-      }
-      return launch_pieces_at<T, false, true, kOdd, 2>(p, stream);
-    }
+    if (pieces_vpt<T, kFused, kOdd>(p, sms, fit2, fit4) == 2)
+      return launch_pieces_at<T, true, kOdd, 2>(p, fit2, stream);
   }
-  if constexpr (!kOdd) {
-    if (fit4) return launch_pieces_at<T, true, kFused, false, 4>(p, stream);
-  }
-  return launch_pieces_at<T, false, kFused, kOdd, 4>(p, stream);
+  return launch_pieces_at<T, kFused, kOdd, 4>(p, fit4, stream);
 }
 template <typename T, bool kFused>
 cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t stream) {
