@@ -716,8 +716,8 @@ import functools
 from flashinfer_nb.occupancy import occupancy
 
 @functools.cache
-def _pieces_resources(dtype):
-    "{(fit, odd, chunks a thread): (registers, static shared bytes)} of the fused op's pieces kernels for this GPU's arch."
+def _pieces_resources(dtype, fused=True):
+    "{(fit, odd, chunks a thread): (registers, static shared bytes)} of the fused op's (or rmsnorm's) pieces kernels for this GPU's arch."
     from flashinfer_nb.asm import builds, resource_usage, demangle
     b, _ = builds(gen_norm_module())
     major, minor = torch.cuda.get_device_capability()
@@ -725,16 +725,16 @@ def _pieces_resources(dtype):
     t = '__half' if dtype == torch.float16 else '__nv_bfloat16'
     out = {}
     for key, name in zip(usage, demangle([fn for _, fn in usage])):
-        if (m := re.search(rf'RMSNormPiecesKernel<{t}, (true|false), true, (true|false), (\d)>', name)):
+        if (m := re.search(rf'RMSNormPiecesKernel<{t}, (true|false), {str(fused).lower()}, (true|false), (\d)>', name)):
             out[(m[1] == 'true', m[2] == 'true', int(m[3]))] = (usage[key]['registers'], usage[key]['smem'])
     assert len(out) == 6, out   # 2 and 4 chunks: kOdd, kFit, neither
     return out
 
-def _pieces_wave(d, o, stride, vpt, sms, dtype, odd):
-    "Rows one wave of the fused op's pieces kernel (odd: its kOdd form) holds at vpt chunks a thread: resident blocks an SM x the SMs."
+def _pieces_wave(d, o, stride, vpt, sms, dtype, odd, fused=True):
+    "Rows one wave of the fused op's (or rmsnorm's) pieces kernel (odd: its kOdd form) holds at vpt chunks a thread: resident blocks an SM x the SMs."
     threads = -(-(-(-(d // 8) // vpt)) // 32) * 32
     fit = not odd and all((d - (8 - (o + r * stride) % 8) % 8) // 8 == vpt * threads for r in range(8))
-    regs, smem = _pieces_resources(dtype)[(fit, odd, vpt)]
+    regs, smem = _pieces_resources(dtype, fused)[(fit, odd, vpt)]
     major, minor = torch.cuda.get_device_capability()
     return occupancy(regs, threads, f'sm_{major}{minor}', smem_static=smem).blocks_per_sm * sms
 

@@ -477,10 +477,25 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 //   bound (NVIDIA_H{200,100}_lib_ab_pieces_rule_s56.txt): H200 -2.7 to +11.3 % (377 of the 401 cases that moved by
 //   more than 1 % faster; 1000 x 5121 fp16 +11.3 %), H100 -3.4 to +8.1 % (300 of 321); the worst 9 blocks past the
 //   4-chunk wave (1329 x 2306, 2121 x 2050). At 16384 rows x 2049-8191: 96.2-97.7 % of cp on the H200.
+//
+// Session 57: rmsnorm's rows here by the same waves (4 chunks a thread since sessions 44 and 54). Its kernels hold
+// fewer registers (2 chunks 32, 4 chunks 40; kFit 40 / 55), so its waves are longer, but the argument is the fused
+// op's. It differs at three edges, measured (lib_ab, both dtypes, outputs within an ulp):
+// - H200, 2 chunks everywhere and the fused op's rule against 4 chunks at 600-16384 rows x 1025-8191, every row class
+//   (NVIDIA_H200_lib_ab_rms_pieces2_{bf16,fp16}_s57.txt): 2 chunks lost 7-11 % wherever the rows fit one wave at 4 but
+//   not at 2 (1500 x 3073-4098, 600 x 8190-8191); by waves -6.9 to +9.8 %, the losses at 8 blocks past the 2-chunk wave
+//   (800 x 5121-5122 -5.4 to -6.9 %: no blocks over there for rmsnorm) and rows wider than 4096 at 2-4 waves (-1 to
+//   -3.3 %: rmsnorm past 2 waves at 4, not 4).
+// - H200, that rule at every bound +-16 rows and past (NVIDIA_H200_lib_ab_rms_waves_s57.txt, ..._waves2_s57.txt): 9-16
+//   rows past the 4-chunk wave 2 chunks lost 1-4.6 % at 2049-2050 (24 blocks an SM at 4 chunks: short blocks, a cheap
+//   tail), level at 24-33, +2.2 to +8.8 % from 48 on; at 5121-8191 (7-9 blocks an SM) they won 2.3-6.3 % from 9 rows
+//   past. So a slack of wave / 160 blocks (19 rows at 2049, 7 at 5121). Past that: +0.3 to +8.8 % at 1001-8191 past the
+//   4-chunk wave to 2 waves, level (+-1.5 %) beyond; fp16 97-1023 at 1100-32768 rows -0.4 to +8.2 %.
 constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
 constexpr int kPiecesTwoMaxD = 8 * 2 * kMaxBlock;  // the widest row at 2 chunks a thread (8192)
 constexpr int kPiecesWideD = 4096, kPiecesWideWaves = 4;  // wider rows take 4 chunks past this many waves of them
 constexpr int kPiecesWaveOver = 16;  // a grid up to SMs / 16 blocks past a wave counts as one wave (above)
+constexpr int kPiecesRmsWideWaves = 2, kPiecesRmsTail = 160;  // rmsnorm's (session 57, above)
 // The pieces kernel's launch at kVPT chunks a thread: one row a block of pieces_threads; the exact-fit form where every
 // row has exactly kVPT x blockDim whole chunks (fit; odd rows never).
 template <typename T, bool kFused, bool kOdd, int kVPT>
@@ -491,41 +506,37 @@ cudaError_t launch_pieces_at(const NormParams& p, bool fit, cudaStream_t stream)
   }
   return launch_kernel(RMSNormPiecesKernel<T, false, kFused, kOdd, kVPT>, g, b, stream, p.pdl, p);
 }
-// Resident blocks an SM of the fused op's pieces kernel at kVPT chunks a thread for rows of d (0: unknown).
-template <typename T, bool kOdd, int kVPT>
+// Resident blocks an SM of the pieces kernel at kVPT chunks a thread for rows of d (0: unknown).
+template <typename T, bool kFused, bool kOdd, int kVPT>
 int pieces_resident(int d, bool fit) {
   const int threads = static_cast<int>(pieces_threads(d, kVPT));
   if constexpr (!kOdd) {
-    if (fit) return resident_blocks<RMSNormPiecesKernel<T, true, true, false, kVPT>>(threads);
+    if (fit) return resident_blocks<RMSNormPiecesKernel<T, true, kFused, false, kVPT>>(threads);
   }
-  return resident_blocks<RMSNormPiecesKernel<T, false, true, kOdd, kVPT>>(threads);
+  return resident_blocks<RMSNormPiecesKernel<T, false, kFused, kOdd, kVPT>>(threads);
 }
-// Whole chunks a thread of the pieces kernel: rmsnorm 4; the fused op 2 up to kPiecesTwoMaxD wide, 4 where the rows
-// fit one wave at 4 chunks but not at 2, or are wider than kPiecesWideD and fill more than kPiecesWideWaves waves at 4
-// (session 56, above). fit2 / fit4: every row has exactly vpt x blockDim whole chunks (odd rows: never). Where the
-// resident blocks cannot be read: session 55's rule (2 up to kPiecesShortD).
+// Whole chunks a thread of the pieces kernel: 2 up to kPiecesTwoMaxD wide, 4 where the rows fit one wave at 4 chunks
+// but not at 2, or are wider than kPiecesWideD and fill more than kPiecesWideWaves (rmsnorm: kPiecesRmsWideWaves) waves
+// at 4 (sessions 56-57, above). A wave counts a few blocks more than it holds: the fused op's SMs / kPiecesWaveOver at
+// both bounds, rmsnorm's none past the 2-chunk wave and wave / kPiecesRmsTail past the 4-chunk one. fit2 / fit4: every
+// row has exactly vpt x blockDim whole chunks (odd rows: never). Where the resident blocks cannot be read: the rules
+// from before (the fused op 2 up to kPiecesShortD, session 55; rmsnorm 4).
 template <typename T, bool kFused, bool kOdd>
 int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
-  if constexpr (!kFused) {
-    return 4;
-  } else {
-    if (p.d > kPiecesTwoMaxD) return 4;
-    const int64_t wave2 = static_cast<int64_t>(pieces_resident<T, kOdd, 2>(p.d, fit2)) * sms;
-    const int64_t wave4 = static_cast<int64_t>(pieces_resident<T, kOdd, 4>(p.d, fit4)) * sms;
-    if (wave2 <= 0 || wave4 <= 0) return p.d <= kPiecesShortD ? 2 : 4;
-    const int64_t over = sms / kPiecesWaveOver;  // blocks past a wave that still count as one
-    if (p.rows > wave2 + over && p.rows <= wave4 + over) return 4;
-    if (p.d > kPiecesWideD && p.rows > kPiecesWideWaves * wave4) return 4;
-    return 2;
-  }
+  if (p.d > kPiecesTwoMaxD) return 4;
+  const int64_t wave2 = static_cast<int64_t>(pieces_resident<T, kFused, kOdd, 2>(p.d, fit2)) * sms;
+  const int64_t wave4 = static_cast<int64_t>(pieces_resident<T, kFused, kOdd, 4>(p.d, fit4)) * sms;
+  if (wave2 <= 0 || wave4 <= 0) return kFused && p.d <= kPiecesShortD ? 2 : 4;
+  const int64_t over2 = kFused ? sms / kPiecesWaveOver : 0;
+  const int64_t over4 = kFused ? sms / kPiecesWaveOver : wave4 / kPiecesRmsTail;
+  if (wave2 < wave4 && p.rows > wave2 + over2 && p.rows <= wave4 + over4) return 4;
+  if (p.d > kPiecesWideD && p.rows > (kFused ? kPiecesWideWaves : kPiecesRmsWideWaves) * wave4) return 4;
+  return 2;
 }
-// The pieces kernel's launch at pieces_vpt chunks a thread (rmsnorm: 4, so it instantiates no 2-chunk kernel).
+// The pieces kernel's launch at pieces_vpt chunks a thread.
 template <typename T, bool kFused, bool kOdd>
 cudaError_t launch_pieces(const NormParams& p, int sms, bool fit2, bool fit4, cudaStream_t stream) {
-  if constexpr (kFused) {
-    if (pieces_vpt<T, kFused, kOdd>(p, sms, fit2, fit4) == 2)
-      return launch_pieces_at<T, true, kOdd, 2>(p, fit2, stream);
-  }
+  if (pieces_vpt<T, kFused, kOdd>(p, sms, fit2, fit4) == 2) return launch_pieces_at<T, kFused, kOdd, 2>(p, fit2, stream);
   return launch_pieces_at<T, kFused, kOdd, 4>(p, fit4, stream);
 }
 template <typename T, bool kFused>
