@@ -820,6 +820,50 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
             assert _weight_ran(names) == (1 if early else 0), (rows, d, oo, names)
 
 
+# issue 19, session 57: rmsnorm's pieces kernel takes 2 or 4 chunks a thread by waves too (it had 4 everywhere): 2 up to
+# 8192 wide, 4 where the rows fit one wave at 4 but not at 2 (no blocks over past the 2-chunk wave, wave / 160 past the
+# 4-chunk one), or are wider than 4096 past 2 waves at 4. The expectation as in the fused op's test above: the rows'
+# route through norm.cuh's and norm_peeled.cuh's rules, the waves from the cubin's registers and this package's occupancy
+# calculator. Rows on both sides of each bound, widths of every class (8194: 4 chunks at every row count), x and out
+# 0-2 elements into guarded rows of d + 16.
+def _rms_pieces_expect(d, o, rows, sms, dtype):
+    "The pieces kernel's chunks a thread the rule gives rmsnorm at rows of d, o elements into rows of d + 16 (None: another kernel)."
+    v = 8
+    while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
+    if v == 8 or d > 16384: return None
+    nch = (d + 7) // 8 + 1
+    if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
+        short = (16 if 32 < nch <= 192 else 8) * sms
+        latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
+        if (latency and nch <= 2048) or d < (64 if dtype == torch.float16 else 1000): return None
+    else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
+        twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
+        if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None
+    if d > 8192: return 4
+    w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, v == 1, fused=False) for vpt in (2, 4))
+    if w2 < w4 and w2 < rows <= w4 + w4 // 160: return 4   # one wave at 4 chunks a thread, more at 2
+    if d > 4096 and rows > 2 * w4: return 4
+    return 2
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [1537, 2049, 2050, 2561, 3073, 3076, 4097, 4100, 5122, 6145, 8190, 8191, 8194])
+def test_rmsnorm_pieces_waves(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    seen = set()
+    for o in (0, 1, 2):
+        w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, d % 2 == 1 or o % 2 == 1, fused=False) for vpt in (2, 4))
+        rows_set = {w2, w2 + 1, w4, w4 + 1, w4 + w4 // 160, w4 + w4 // 160 + 1} | ({2 * w4, 2 * w4 + 1} if d > 4096 else set())
+        for rows in sorted(rows_set):
+            x = torch.randn(rows, d, device='cuda', dtype=dtype)
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 16, o))
+            expect = _rms_pieces_expect(d, o, rows, sms, dtype)
+            assert _pieces_vpt(names) == expect, (rows, d, o, (w2, w4), names)
+            seen.add(expect)
+    assert {2, 4} <= seen or d > 8192, (d, seen)   # both sides of a bound ran
+
+
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
 # one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
 # shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to
