@@ -691,7 +691,7 @@ def test_rmsnorm_odd_rows_pieces(d, dtype):
     assert _untouched(xb, rows, d, 1), ('in place', rows, d)
 
 # Narrower rows reach it past 8-16 x the SMs (the one-wave and short-row ranges keep the peeled kernel's decode choice),
-# fp16 from 64 wide, bf16 from 1000 (norm_peeled.cuh's pieces_min_rms_d): both sides of each bound.
+# from 64 wide (norm_peeled.cuh's kPiecesMinD; until session 57 bf16 from 1000): both sides of each bound.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('d', [63, 97, 665, 999, 1001])
@@ -701,7 +701,7 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
     x = torch.randn(rows, d, device='cuda', dtype=dtype)
     for pad, o in ((16, 0), (8, 1), (16, 7)):
         names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
-        assert _odd_pieces_ran(names, fused=False) == (d >= (64 if dtype == torch.float16 else 1000)), (rows, d, pad, o, names)
+        assert _odd_pieces_ran(names, fused=False) == (d >= 64), (rows, d, pad, o, names)
 
 
 # issue 19, session 55: the fused op's short rows (1025-2048 wide) on 2-, 4- or 8-byte boundaries past the one-wave rows
@@ -712,6 +712,8 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
 # Session 56: the chunks a thread (2 or 4) by waves (norm_peeled.cuh's pieces_vpt, which asks the CUDA runtime for the
 # resident blocks). The expectation here comes from elsewhere: the kernels' registers in the built module's cubin
 # (flashinfer_nb.asm) and this package's occupancy calculator (flashinfer_nb.occupancy).
+# Session 57: narrower rows too: odd ones (and views an element off) from 64 wide past the short-row rule, 2-element rows
+# of 513-1024 past 4 x the SMs and 2^20 elements (63, 512, 516: other kernels); rows on both sides of 2^20 / d.
 import functools
 from flashinfer_nb.occupancy import occupancy
 
@@ -746,10 +748,11 @@ def _fused_pieces_expect(d, o, rows, sms, dtype):
     short = (16 if 32 < nch <= 192 else 8) * sms   # the peeled kernel's latency rows (its decode choice)
     latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
     if v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
-    elif v < 8 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
+    elif v < 8 and d > 1024 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
+    elif v == 2 and 512 < d <= 1024 and rows > 4 * sms and rows * d > 1 << 20: route = 'pieces'   # session 57
     elif v == 2 and rows > 2 * sms and d > 2048 and not latency: route = 'odd'   # through the peeled kernel's rule
     else: route = None
-    if route is None or d <= 1024 or d > 16384: return None
+    if route is None or d < 64 or d > 16384: return None
     if d > 8192: return 4
     w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, route == 'odd') for vpt in (2, 4))
     over = sms // 16                       # blocks past a wave that still count as one
@@ -759,11 +762,11 @@ def _fused_pieces_expect(d, o, rows, sms, dtype):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [1024, 1025, 1026, 1538, 1540, 1577, 2033, 2044, 2046, 2047, 2050])
+@pytest.mark.parametrize('d', [63, 97, 512, 513, 514, 516, 770, 1022, 1024, 1025, 1026, 1538, 1540, 1577, 2033, 2044, 2046, 2047, 2050])
 def test_fused_short_rows_pieces(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows in (4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 48 * sms + 1):
+    for rows in sorted({4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 48 * sms + 1, (1 << 20) // d, (1 << 20) // d + 1}):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         for o in (0, 1, 2):
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 16, o))
@@ -835,7 +838,7 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
     if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
         short = (16 if 32 < nch <= 192 else 8) * sms
         latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
-        if (latency and nch <= 2048) or d < (64 if dtype == torch.float16 else 1000): return None
+        if (latency and nch <= 2048) or d < 64: return None
     else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
         twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
         if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None

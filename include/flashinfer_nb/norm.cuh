@@ -350,6 +350,11 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
         return dispatch_pieces<T>(p, sms, stream);
       if (p.rows > from && p.d > 2048) return dispatch_peeled<T, kFused>(p, vpt_hint, sms, stream);
     }
+    // Session 57: rows of 2-element vectors 513-1024 wide past kPiecesNarrowPairElems elements too (norm_peeled.cuh,
+    // with the measurements; narrower ones and 4-element rows keep the vector kernels).
+    if (kVec == 2 && vpt_hint == 0 && sms > 0 && p.d > kPiecesNarrowPairMinD && p.d < kPiecesShortMinD &&
+        p.rows * p.d > kPiecesNarrowPairElems && p.rows > 4 * sm64 && peel_ok<T, kFused>(p))
+      return dispatch_pieces<T>(p, sms, stream);
   }
   // rmsnorm's 16-bit rows of 2-element vectors, and of 4-element ones from 3072 wide, past the one-wave range (session
   // 44): the pieces kernel too. H200, lib_ab, both dtypes, outputs within an ulp (NVIDIA_H200_lib_ab_rms_pieces_s44.txt,

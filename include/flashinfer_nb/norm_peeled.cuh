@@ -435,11 +435,13 @@ bool peel_ok(const NormParams& p) {
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
 constexpr int kPiecesMaxD = 8 * 4 * kMaxBlock;  // the pieces kernel's widest row (16384)
-// rmsnorm's narrowest odd row there: fp16 from 64, bf16 from 1000 (measured in dispatch_peeled below). At least 63:
-// the pieces kernel's line-aligned slots need 7 whole chunks after the head.
-template <typename T>
-constexpr int pieces_min_rms_d() { return std::is_same<T, half>::value ? 64 : 1000; }
-static_assert(pieces_min_rms_d<half>() >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks");
+// The narrowest row the rules send there (at least 63: the pieces kernel's line-aligned slots need 7 whole chunks
+// after the head). Session 54 took rmsnorm's odd rows from 64 wide in fp16 but from 1000 in bf16, and the fused op's
+// rows from 1025 (kPiecesShortMinD); session 57, with 2 chunks a thread for both ops (below), every odd row from 64,
+// and the fused op's rows of 2-element vectors from 513 past kPiecesNarrowPairElems elements (dispatch_peeled and
+// norm.cuh's rules).
+constexpr int kPiecesMinD = 64;
+static_assert(kPiecesMinD >= 63, "the pieces kernel's line-aligned slots need 7 whole chunks");
 // Its block: whole warps for vpt chunks a thread of the row's d / 8 (at least its whole chunks).
 inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ceil_div(ceil_div(d / 8, vpt), 32) * 32); }
 // The fused op's short rows in the pieces kernel: 2 chunks a thread, not 4, up to this width (session 55). Rows of
@@ -492,6 +494,8 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 //   past. So a slack of wave / 160 blocks (19 rows at 2049, 7 at 5121). Past that: +0.3 to +8.8 % at 1001-8191 past the
 //   4-chunk wave to 2 waves, level (+-1.5 %) beyond; fp16 97-1023 at 1100-32768 rows -0.4 to +8.2 %.
 constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
+constexpr int kPiecesNarrowPairMinD = 512;               // the fused op's narrower 2-element rows: wider than this
+constexpr int64_t kPiecesNarrowPairElems = int64_t{1} << 20;  // and past this many elements (session 57, above)
 constexpr int kPiecesTwoMaxD = 8 * 2 * kMaxBlock;  // the widest row at 2 chunks a thread (8192)
 constexpr int kPiecesWideD = 4096, kPiecesWideWaves = 4;  // wider rows take 4 chunks past this many waves of them
 constexpr int kPiecesWaveOver = 16;  // a grid up to SMs / 16 blocks past a wave counts as one wave (above)
@@ -576,9 +580,9 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // (NVIDIA_H200_lib_ab_peeled_shift*_s51.txt): 600-14664 rows x 5001-12279 and 13301-16383 -0.2 to +2.9 % (8192 x
   // 16383 bf16 271.8 -> 268.8 us). (Session 51's three-block kernel for blocks of 385-416 threads, d 12281-13304, went
   // with session 53's pieces kernel, 1.4-2.0 % faster there at 8192-17618 rows.)
-  // Session 54: rmsnorm's rows the same way (fp16 from 64 wide, bf16 from 1000: pieces_min_rms_d), and its 8 chunks a
-  // thread with the weight late (rows of 2049+ chunks, 16377-16384, at every row count, decode too); it has no
-  // line-aligned peeled kernel. lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
+  // Session 54: rmsnorm's rows the same way (fp16 from 64 wide, bf16 from 1000; session 57: both from kPiecesMinD),
+  // and its 8 chunks a thread with the weight late (rows of 2049+ chunks, 16377-16384, at every row count, decode
+  // too); it has no line-aligned peeled kernel. lib_ab, both dtypes, outputs a few in 10^5 an ulp off (the sums split differently):
   // - 1025-16383 odd, 64-17618 rows (NVIDIA_H{200,100}_lib_ab_rms_odd_pieces_s54.txt): where the rule reaches it (from
   //   600 rows) H200 +6 to +29 % (8192 x 1025 bf16 18.6 -> 14.6 us, 8192 x 9793 98.6 -> 82.3 us), H100 +1.1 to +28 %.
   // - 16377-16383, 1-17618 rows (..._rms_8chunk_pieces_s54.txt): H200 +13 to +45 % (1 x 16383 8.4 -> 5.8 us, 8192 x
@@ -589,9 +593,10 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // the rule's late-weight choice (no hint): 4 chunks a thread, or rmsnorm's 8 at 2049+ chunks
   // Session 55: the fused op's short odd rows past the short-row rule (2 chunks a thread, <= 256 chunks, 1025-2040
   // wide) too, in the pieces kernel's 2-chunk form (kPiecesShortD, with the measurements).
-  const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency && p.d >= kPiecesShortMinD)) &&
-                    !early && vpt_hint == 0 && weight_hint < 0;
-  if (late && p.d <= kPiecesMaxD && (kFused || p.d >= pieces_min_rms_d<T>()))
+  // Session 57: both ops' odd rows from kPiecesMinD (above, with the measurements).
+  const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency)) && !early && vpt_hint == 0 &&
+                    weight_hint < 0;
+  if (late && p.d >= kPiecesMinD && p.d <= kPiecesMaxD)
     return launch_pieces<T, kFused, true>(p, sms, false, false, stream);
   if constexpr (kFused) {
     if (late && !rows_on_lines<T>(p.input, p.in_stride))  // (d > 16384 here: every such row spans 2049+ chunks)
