@@ -493,6 +493,17 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 //   tail), level at 24-33, +2.2 to +8.8 % from 48 on; at 5121-8191 (7-9 blocks an SM) they won 2.3-6.3 % from 9 rows
 //   past. So a slack of wave / 160 blocks (19 rows at 2049, 7 at 5121). Past that: +0.3 to +8.8 % at 1001-8191 past the
 //   4-chunk wave to 2 waves, level (+-1.5 %) beyond; fp16 97-1023 at 1100-32768 rows -0.4 to +8.2 %.
+// - The rule against 4 chunks, 418 cases at 600-16384 rows x 1025-8191 and at the bounds (NVIDIA_H{200,100}_lib_ab_rms_
+//   rule_s57.txt): where the output changed (220) H200 -2.6 to +9.8 % (170 faster by more than 1 %, 6 slower: 3188-3189
+//   x 2049-2050, the slack's edge, and noise: identical kernels spread -4.0 to +2.8 % in the same run), H100 -2.7 to
+//   +7.5 % (154 / 8; the worst 3188-3200 x 2049-2050, 20-32 rows past the 4-chunk wave: its edge sits later there).
+// - With 2 chunks, narrower rows (..._narrow_pieces_s57.txt, ..._narrow_pairs_s57.txt, ..._narrow_rule_s57.txt): bf16
+//   odd rows of 65-999 (session 54's 4 chunks had lost 0.2-2.8 % at 417-665) and the fused op's odd rows of 65-1023
+//   past the short-row rule, H200 +0.8 to +27.4 % (4300 x 999 rmsnorm 12.17 -> 9.55 us, 32768 x 665 fused 62.5 -> 50.7
+//   us), H100 +0.7 to +22.8 %, none slower. The fused op's 2-element rows against the 4-byte kernel: 130-258 wide -1 to
+//   -6.8 % at 1000-2200 rows (kept), 514-1022 behind up to about 2^20 elements (514 x 1400 -1.2 to -2.4 %, 1022 x 1000
+//   +0.4 to +1.2 %) and +1.0 to +13.5 % past them (770 x 2000 +11.4 to +13.5 %): so 513-1024 wide past 2^20
+//   elements; 4-element rows (516, 1020, past 48 x the SMs) -3.0 to +1.3 % (kept).
 constexpr int kPiecesShortD = 2048, kPiecesShortMinD = 1025;
 constexpr int kPiecesNarrowPairMinD = 512;               // the fused op's narrower 2-element rows: wider than this
 constexpr int64_t kPiecesNarrowPairElems = int64_t{1} << 20;  // and past this many elements (session 57, above)
