@@ -455,7 +455,7 @@ inline unsigned pieces_threads(int d, int vpt) { return static_cast<unsigned>(ce
 // to +1.4 %. The same kernel at 4 chunks a thread (H200): at 2000 rows -4.4 to +7.4 % against 2 chunks, at the other
 // row counts -11.7 to +3.9 % (mostly behind), and -5.8 to +2.1 % against the 4-byte kernel at 600-800 rows. Wider rows
 // at 2 chunks: session 56, below. kPiecesShortMinD: the narrowest such row (norm.cuh's rule for rows of 2- and
-// 4-element vectors, dispatch_peeled's for odd ones).
+// 4-element vectors; until session 57 dispatch_peeled's for odd ones too, which now start at kPiecesMinD).
 //
 // Session 56: 2 chunks a thread for every row the fused op sends here up to kPiecesTwoMaxD, except by waves. A block
 // of 2 chunks a thread has twice the warps of one of 4, and the 2-chunk kernel's 38-40 registers (the 4-chunk one's
