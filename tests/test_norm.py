@@ -740,25 +740,33 @@ def _pieces_wave(d, o, stride, vpt, sms, dtype, odd, fused=True):
     major, minor = torch.cuda.get_device_capability()
     return occupancy(regs, threads, f'sm_{major}{minor}', smem_static=smem).blocks_per_sm * sms
 
+def _peeled_latency(d, rows, sms):
+    "Whether the peeled kernel's rule keeps its decode choice (the latency rows) for rows of d: those never reach the pieces kernel."
+    nch = (d + 7) // 8 + 1
+    short = (16 if 32 < nch <= 192 else 8) * sms   # the short-row range
+    return rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
+
+def _pieces_chunks(d, o, rows, sms, dtype, odd, fused):
+    "The chunks a thread norm_peeled.cuh's pieces_vpt gives rows of d, o elements into rows of d + 16, for the fused op or rmsnorm."
+    if d > 8192: return 4
+    w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, odd, fused) for vpt in (2, 4))
+    over2, over4 = (sms // 16, sms // 16) if fused else (0, w4 // 160)   # blocks past a wave that still count as one
+    if w2 < w4 and w2 + over2 < rows <= w4 + over4: return 4   # one wave at 4 chunks a thread, more at 2
+    if d > 4096 and rows > (4 if fused else 2) * w4: return 4   # wide rows past 4 (rmsnorm: 2) waves at 4
+    return 2
+
 def _fused_pieces_expect(d, o, rows, sms, dtype):
     "The pieces kernel's chunks a thread the rule gives the fused op at rows of d, o elements into rows of d + 16 (None: another kernel)."
     v = 8
     while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
-    nch = (d + 7) // 8 + 1
-    short = (16 if 32 < nch <= 192 else 8) * sms   # the peeled kernel's latency rows (its decode choice)
-    latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
+    latency = _peeled_latency(d, rows, sms)
     if v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
     elif v < 8 and d > 1024 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
     elif v == 2 and 512 < d <= 1024 and rows > 4 * sms and rows * d > 1 << 20: route = 'pieces'   # session 57
     elif v == 2 and rows > 2 * sms and d > 2048 and not latency: route = 'odd'   # through the peeled kernel's rule
     else: route = None
     if route is None or d < 64 or d > 16384: return None
-    if d > 8192: return 4
-    w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, route == 'odd') for vpt in (2, 4))
-    over = sms // 16                       # blocks past a wave that still count as one
-    if w2 + over < rows <= w4 + over: return 4   # one wave at 4 chunks a thread, more at 2
-    if d > 4096 and rows > 4 * w4: return 4
-    return 2
+    return _pieces_chunks(d, o, rows, sms, dtype, route == 'odd', fused=True)
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -834,19 +842,12 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
     v = 8
     while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
     if v == 8 or d > 16384: return None
-    nch = (d + 7) // 8 + 1
     if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
-        short = (16 if 32 < nch <= 192 else 8) * sms
-        latency = rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
-        if (latency and nch <= 2048) or d < 64: return None
+        if (_peeled_latency(d, rows, sms) and (d + 7) // 8 + 1 <= 2048) or d < 64: return None
     else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
         twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
         if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None
-    if d > 8192: return 4
-    w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, v == 1, fused=False) for vpt in (2, 4))
-    if w2 < w4 and w2 < rows <= w4 + w4 // 160: return 4   # one wave at 4 chunks a thread, more at 2
-    if d > 4096 and rows > 2 * w4: return 4
-    return 2
+    return _pieces_chunks(d, o, rows, sms, dtype, v == 1, fused=False)
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
