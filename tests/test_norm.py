@@ -868,6 +868,53 @@ def test_rmsnorm_pieces_waves(d, dtype):
     assert {2, 4} <= seen or d > 8192, (d, seen)   # both sides of a bound ran
 
 
+# issue 19, session 58: the pieces kernel's chunks a thread come from the runtime's occupancy of each kernel, asked once
+# a process and cached (vec.cuh's resident_blocks); where it cannot be read, the rule from before. A CUDA graph whose
+# capture makes that first query must record the kernel an eager call takes (the query is no stream operation, so a
+# capture allows it). A fresh process (the cache lives in it), the module loaded by calls that do not reach the pieces
+# kernel, then for each op: capture (the first query), replay; the eager call; both under the profiler. The kernels'
+# names must agree (a failed query inside the capture would leave the graph the fallback's chunk count: 4 at these
+# shapes, 2 by waves) and the outputs be right and equal bit for bit. 8192 x 2049 rmsnorm, 8192 x 3073 fused, bf16.
+_FIRST_QUERY_IN_CAPTURE = r'''
+import torch
+from torch.profiler import profile, ProfilerActivity
+from flashinfer_nb.norm import rmsnorm, fused_add_rmsnorm
+dt = torch.bfloat16
+w0 = torch.randn(4096, device='cuda', dtype=dt); x0 = torch.randn(8, 4096, device='cuda', dtype=dt)
+rmsnorm(x0, w0); fused_add_rmsnorm(x0, x0.clone(), w0); torch.cuda.synchronize()  # loaded; decode rows, no pieces
+def kernels(fn):
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn(); torch.cuda.synchronize()
+    return [e.name for e in prof.events() if 'flashinfer_nb' in e.name and 'Kernel' in e.name]
+for fused, rows, d in ((False, 8192, 2049), (True, 8192, 3073)):
+    x0, r0 = (torch.randn(rows, d, device='cuda', dtype=dt) for _ in range(2))
+    w = torch.randn(d, device='cuda', dtype=dt)
+    x, r, out = (torch.empty_like(x0) for _ in range(3))
+    def fill(): x.copy_(x0); r.copy_(r0); out.fill_(float('nan'))
+    call = (lambda: fused_add_rmsnorm(x, r, w)) if fused else (lambda: rmsnorm(x, w, out=out))
+    got = lambda: (x.clone(), r.clone()) if fused else (out.clone(),)
+    fill(); g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g): call()
+    fill(); in_graph = kernels(g.replay); graph_out = got()
+    fill(); eager = kernels(call); eager_out = got()
+    assert len(eager) == 1 and 'RMSNormPiecesKernel' in eager[0], (fused, eager)  # the shapes reach the pieces kernel
+    assert in_graph == eager, (fused, in_graph, eager)
+    assert all(torch.equal(a, b) for a, b in zip(graph_out, eager_out)), fused
+    s = (r0 + x0) if fused else x0
+    s64 = s.double(); want = s64 * torch.rsqrt(s64.pow(2).mean(-1, keepdim=True) + 1e-6) * w.double()
+    torch.testing.assert_close(graph_out[0].double(), want, rtol=4e-3, atol=1e-5)
+    if fused: assert torch.equal(graph_out[1], s)
+    print('ok', 'fused' if fused else 'rmsnorm', eager[0])
+'''
+
+@pytest.mark.cuda
+def test_first_occupancy_query_inside_graph_capture():
+    import subprocess, sys
+    p = subprocess.run([sys.executable, '-c', _FIRST_QUERY_IN_CAPTURE], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert len([l for l in p.stdout.splitlines() if l.startswith('ok ')]) == 2, p.stdout
+
+
 # issue 19, session 39: the launch rule has a branch per width class and row range (packed groups, block mode, the
 # one-wave and mid ranges, the peeled kernel, single elements), each tested at the widths its session named. A drawn
 # shape found a gated launch that failed outright (2611 x 2049), so this sweeps the rule itself: every width from 1 to
