@@ -252,6 +252,20 @@ def test_act_shifted_hint():
                             torch.randn(2, 128, device='cuda', dtype=torch.bfloat16), False, 83)
 
 
+# issue 19, session 58: rows of 65-80 threads of work (514-640 wide at 2- and 4-element vectors, 520-640 at 8-element
+# ones) share a block two at a time past 48 x the SMs (activation.cuh); 642-770 (81-97 threads) keep one block a row.
+# Rows on both sides of the bound and a count that leaves the last block half full, 2-, 4- and 8-element vectors (odd
+# rows take the shifted kernel there: 767), output poisoned first, guard columns and row checked.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+def test_act_shared_wider_rows(dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for d in (514, 516, 518, 520, 600, 636, 638, 640, 642, 644, 648, 702, 766, 767, 768, 770):
+        for rows in (48 * sms, 48 * sms + 1, 9001):
+            for name, (fn, act) in OPS.items():
+                assert _act_in_guards(fn, act, rows, d, dtype), (name, d, rows, 'wrote outside its rows')
+
+
 # issue 19, session 46: short rows of narrow vectors (16-bit). Rows of 257-512 narrow vectors (313, 457: single
 # elements; 770, 1022: 2-element vectors; 1540, 2044: 4-element) take one block of exactly their vectors from past decode
 # to 6 x the SMs, then a block of 64-128 threads a row. Past the narrow rows' bound (7 or 8 x the SMs) rows of at most

@@ -47,6 +47,7 @@ __device__ __forceinline__ float gelu_tanh(float x) {
 namespace act_detail {
 
 constexpr int kThreads = 256;
+constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
 
 // Grid: one block per (row, chunk of blockDim * kPer vectors along the row): chunk on grid.x, row on grid.y (and
 // grid.z past 65535 rows), so the scheduler's order (x fastest) is row-major and the blocks in flight at once read
@@ -390,10 +391,19 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // -6.5 %, so not there. Narrow vectors (16 bytes a thread) past 7 x the SMs (8 x at 128+ vectors) too: 1056-41801
   // rows x 73-498 wide +0.2 to +4.4x (NVIDIA_H200_lib_ab_narrow_rows_s39.txt); at 1056 rows x 82-148 +5 to +9 % over
   // one vector a thread.
+  // Session 58: rows of 65-80 threads of work (520-640 wide at 16-byte vectors, 514-640 at 4- and 8-byte ones) share
+  // too past kSharedRowFromSms x the SMs, two rows of 96 threads a block: one block a row had left the block
+  // scheduler's rate the limit (65536 rows 82-83 us at every width from 514 to 770; 1022, twice the bytes, 99). H200,
+  // lib_ab, both dtypes, outputs identical (NVIDIA_H200_lib_ab_act_shared_s58.txt, ..._packed_pairs_s58.txt,
+  // ..._packed_pairs_rule_s58.txt, ..._packed_pairs_final_s58.txt): SiLU and GELU-tanh +6 to +17 % at 6337 rows, +17 to +33 % at 16384, +30 to +53 %
+  // at 65536 (520 bf16 82.6 -> 53.9 us); GELU (erf, more math a row) -2.6 to +0.5 % at 6337, +1.6 to +13 % at 65536.
+  // At 1000-4000 rows (-3 to +11 %) and for rows of 81-96 threads (700, 766: GELU -1 to -3 %, SiLU level to 8192 rows)
+  // not; 128-thread rows (770-1022) +-1 % or, at the widest vector, worse (1016, GELU -5 %).
   int rows_per_block = 1;
-  if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) &&
-      blocks == 1 && 4 * threads <= kThreads) {
-    threads = static_cast<int>(shared_row_threads(work));  // = the warp-rounded count past 32 (<= 64 here)
+  const bool wider_shared = rows > kSharedRowFromSms * static_cast<int64_t>(sms) && work <= kSharedRowMaxWork;
+  if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) && blocks == 1 &&
+      (4 * threads <= kThreads || wider_shared)) {
+    threads = static_cast<int>(shared_row_threads(work));  // = the warp-rounded count past 32 (<= 96 here)
     rows_per_block = kThreads / threads;
   }
   // A row of one block that no rows share gets exactly its work's threads (FlashInfer's block is d / vec too), so the

@@ -28,6 +28,13 @@ namespace norm_detail {
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
 // kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
+// 16-bit rows of 2- and 4-element vectors packed (session 58, dispatch): up to kPackedPairsMaxD wide, past
+// packed_pairs_from rows for rows of `pairs` 2-element vectors on `sms` SMs
+constexpr int kPackedPairsMaxD = 512;
+inline int64_t packed_pairs_from(bool fused, int pairs, int64_t sms) {
+  if (fused) return pairs <= 128 ? 7 : (pairs <= 192 ? 4 : 32) * sms;
+  return (pairs <= 32 ? 0 : pairs <= 64 ? 6 : pairs <= 128 ? 9 : pairs <= 192 ? 13 : 18) * sms;
+}
 
 // When the weight is read (kWeight):
 //   kLate:    after the reduction, one vector at a time in the store loop (no registers held; prefetched into L2
@@ -429,6 +436,32 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       const int packed_block = kFused && sizeof(T) == 2 && sms > 0 && p.rows > 16 * sm64 ? 64 : 0;
       if (nvec <= 64) return launch<T, kVec, 2, 32, kFused, kPackedW>(p, packed_block, stream);
       if (nvec <= 128) return launch<T, kVec, 4, 32, kFused, kPackedW>(p, packed_block, stream);
+    }
+  }
+  // Session 58: 16-bit rows of 2- and 4-element vectors up to kPackedPairsMaxD wide, packed too: groups of 32 threads
+  // a row over the row's 2-element vectors (a 4-element row is one of 2-element ones: 16 kernels, not 32), 1-8 a thread,
+  // 8 rows a block. One block a row had made the block scheduler's rate the limit past a few thousand rows: 65536 rows
+  // took 82-83 us at every such width (the fused op's same-run copy 8-67 us; FlashInfer's kernel, one block a row too,
+  // 83-139 us at 130-514: NVIDIA_H200_narrow_table_s58.txt). H200, lib_ab, both dtypes, outputs within an ulp:
+  // - packed at every row count against one block a row, 1-65536 rows x 34-510 (NVIDIA_H200_lib_ab_narrow_packed_s58.txt,
+  //   ..._packed_pairs_s58.txt): the fused op -1.3 to +9.8 % at 8-600 rows for up to 128 pairs; at 129-256 pairs (8 a
+  //   thread) -8 to -1 % at 1-100 rows, -2.7 to +1.6 % at 132-400. rmsnorm +2 to +46 % at 1-2112 rows for up to 32
+  //   pairs, and behind below a bound that grows with the row (to -31 % at 264 x 508): about 6 x the SMs at 33-64 pairs,
+  //   9 x at 65-128, 13 x at 129-192, 18 x at 193-256. Past the bounds up to 9.4x (65536 x 36 rmsnorm 82.8 -> 8.8 us with
+  //   16-thread groups; the rule's 32-thread ones 13.7).
+  // - the rule (packed_pairs_from) against one block a row, 520 cases at 1-65536 rows x 34-510
+  //   (..._packed_pairs_rule_s58.txt): -2.5 to +503 % (65536 x 34 fused 82.5 -> 14.2 us, 65536 x 510 rmsnorm 82.5 ->
+  //   40.0), the losses the fused op's 4-element rows of 193-256 pairs at 1000-2400 rows (508: -1 to -2.5 %; 510 there
+  //   +1 to +5 %), so those from 32 x the SMs (..._packed_pairs_final_s58.txt: 4225-65536 x 508 -2.6 to +16 %).
+  if constexpr (!kWidest && sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
+    const int pairs = p.d / 2;
+    if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d <= kPackedPairsMaxD &&
+        p.rows > packed_pairs_from(kFused, pairs, sm64)) {
+      constexpr int kPackedW = kFused ? kEarly : kLate;
+      if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
+      if (pairs <= 64) return launch<T, 2, 2, 32, kFused, kPackedW>(p, 0, stream);
+      if (pairs <= 128) return launch<T, 2, 4, 32, kFused, kPackedW>(p, 0, stream);
+      return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);
     }
   }
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
