@@ -28,12 +28,19 @@ namespace norm_detail {
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
 // kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
-// 16-bit rows of 2- and 4-element vectors packed (session 58, dispatch): up to kPackedPairsMaxD wide, past
-// packed_pairs_from rows for rows of `pairs` 2-element vectors on `sms` SMs
-constexpr int kPackedPairsMaxD = 512;
+// 16-bit rows of 2- and 4-element vectors packed (session 58, dispatch): up to kPackedPairsMaxD wide (rmsnorm
+// kPackedPairsRmsMaxD), past packed_pairs_from rows for rows of `pairs` 2-element vectors on `sms` SMs
+constexpr int kPackedPairsMaxD = 512, kPackedPairsRmsMaxD = 768;
 inline int64_t packed_pairs_from(bool fused, int pairs, int64_t sms) {
   if (fused) return pairs <= 128 ? 7 : (pairs <= 192 ? 4 : 32) * sms;
-  return (pairs <= 32 ? 0 : pairs <= 64 ? 6 : pairs <= 128 ? 9 : pairs <= 192 ? 13 : 18) * sms;
+  return (pairs <= 32    ? 0
+          : pairs <= 64  ? 6
+          : pairs <= 128 ? 9
+          : pairs <= 192 ? 13
+          : pairs <= 256 ? 18
+          : pairs <= 320 ? 24
+                         : 32) *
+         sms;
 }
 
 // When the weight is read (kWeight):
@@ -453,15 +460,21 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   (..._packed_pairs_rule_s58.txt): -2.5 to +503 % (65536 x 34 fused 82.5 -> 14.2 us, 65536 x 510 rmsnorm 82.5 ->
   //   40.0), the losses the fused op's 4-element rows of 193-256 pairs at 1000-2400 rows (508: -1 to -2.5 %; 510 there
   //   +1 to +5 %), so those from 32 x the SMs (..._packed_pairs_final_s58.txt: 4225-65536 x 508 -2.6 to +16 %).
+  // - 257-512 pairs (514-1024 wide) at 16 a thread, packed at every count (..._packed_pairs16_s58.txt): rmsnorm -48 to
+  //   -10 % to 2000 rows, +8 to +15 % at 4000 x 514-516, +0 to +5 % at 642, level or behind at 770-1022 to 8192 (898
+  //   and 1020-1022 -9 to -16 %), +13 to +77 % at 65536; the fused op -5 to -16 % at 1-256 rows, -5 to +14 % at
+  //   1000-65536 (rows past 2^20 elements in the pieces kernel, where they go now, or packed: -5 to +11 %). So rmsnorm's
+  //   rows up to 768 wide (kPackedPairsRmsMaxD) from 24 x the SMs (257-320 pairs) and 32 x (321-384); not the fused op.
   if constexpr (!kWidest && sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
     const int pairs = p.d / 2;
-    if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d <= kPackedPairsMaxD &&
+    if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD) &&
         p.rows > packed_pairs_from(kFused, pairs, sm64)) {
       constexpr int kPackedW = kFused ? kEarly : kLate;
       if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
       if (pairs <= 64) return launch<T, 2, 2, 32, kFused, kPackedW>(p, 0, stream);
       if (pairs <= 128) return launch<T, 2, 4, 32, kFused, kPackedW>(p, 0, stream);
-      return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);
+      if (kFused || pairs <= 256) return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);
+      if constexpr (!kFused) return launch<T, 2, 16, 32, kFused, kPackedW>(p, 0, stream);
     }
   }
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
