@@ -395,12 +395,14 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // too past kSharedRowFromSms x the SMs, two rows of 96 threads a block: one block a row had left the block
   // scheduler's rate the limit (65536 rows 82-83 us at every width from 514 to 770; 1022, twice the bytes, 99). H200,
   // lib_ab, both dtypes, outputs identical (NVIDIA_H200_lib_ab_act_shared_s58.txt, ..._packed_pairs_s58.txt,
-  // ..._packed_pairs_rule_s58.txt, ..._packed_pairs_final_s58.txt): SiLU and GELU-tanh +6 to +17 % at 6337 rows, +17 to +33 % at 16384, +30 to +53 %
-  // at 65536 (520 bf16 82.6 -> 53.9 us); GELU (erf, more math a row) -2.6 to +0.5 % at 6337, +1.6 to +13 % at 65536.
-  // At 1000-4000 rows (-3 to +11 %) and for rows of 81-96 threads (700, 766: GELU -1 to -3 %, SiLU level to 8192 rows)
-  // not; 128-thread rows (770-1022) +-1 % or, at the widest vector, worse (1016, GELU -5 %).
+  // ..._packed_pairs_rule_s58.txt, ..._packed_pairs_final_s58.txt): SiLU and GELU-tanh +6 to +17 % at 6337 rows, +17
+  // to +33 % at 16384, +30 to +53 % at 65536 (520 bf16 82.6 -> 53.9 us); GELU (erf, more math a row) -2.6 to +0.5 % at
+  // 6337, +1.6 to +13 % at 65536. At 1000-4000 rows (-3 to +11 %) and for rows of 81-96 threads (700, 766: GELU -1 to
+  // -3 %, SiLU level to 8192 rows) not; 128-thread rows (770-1022) +-1 % or, at the widest vector, worse (1016, GELU
+  // -5 %). Only where the SM count is known.
   int rows_per_block = 1;
-  const bool wider_shared = rows > kSharedRowFromSms * static_cast<int64_t>(sms) && work <= kSharedRowMaxWork;
+  const bool wider_shared =
+      sms > 0 && rows > kSharedRowFromSms * static_cast<int64_t>(sms) && work <= kSharedRowMaxWork;
   if (hint == 0 && !decode && !narrow_latency && (vec == kMaxVec || rows > narrow_rows) && blocks == 1 &&
       (4 * threads <= kThreads || wider_shared)) {
     threads = static_cast<int>(shared_row_threads(work));  // = the warp-rounded count past 32 (<= 96 here)
