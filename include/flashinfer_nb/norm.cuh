@@ -446,8 +446,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     }
   }
   // Session 58: 16-bit rows of 2- and 4-element vectors up to kPackedPairsMaxD wide, packed too: groups of 32 threads
-  // a row over the row's 2-element vectors (a 4-element row is one of 2-element ones: 16 kernels, not 32), 1-8 a thread,
-  // 8 rows a block. One block a row had made the block scheduler's rate the limit past a few thousand rows: 65536 rows
+  // a row over the row's 2-element vectors (a 4-element row is one of 2-element ones, so one set of kernels: 18), 1-16 a
+  // thread (16: rmsnorm's 257-384 pairs only, the last bullet), 8 rows a block. One block a row had made the block scheduler's rate the limit past a few thousand rows: 65536 rows
   // took 82-83 us at every such width (the fused op's same-run copy 8-67 us; FlashInfer's kernel, one block a row too,
   // 83-139 us at 130-514: NVIDIA_H200_narrow_table_s58.txt). H200, lib_ab, both dtypes, outputs within an ulp:
   // - packed at every row count against one block a row, 1-65536 rows x 34-510 (NVIDIA_H200_lib_ab_narrow_packed_s58.txt,
@@ -473,7 +473,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
       if (pairs <= 64) return launch<T, 2, 2, 32, kFused, kPackedW>(p, 0, stream);
       if (pairs <= 128) return launch<T, 2, 4, 32, kFused, kPackedW>(p, 0, stream);
-      if (kFused || pairs <= 256) return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);
+      if (kFused || pairs <= 256) return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);  // fused: <= 256 pairs
       if constexpr (!kFused) return launch<T, 2, 16, 32, kFused, kPackedW>(p, 0, stream);
     }
   }
