@@ -931,26 +931,27 @@ def test_norm_launch_rule_sweep(dtype):
         _check_norms_in_guards(w, rows, 8)
 
 
-# issue 19, session 58: 16-bit rows of 2- and 4-element vectors up to 512 wide (rmsnorm: 768) take packed groups (32
-# threads a row over the row's 2-element vectors, 1-16 a thread; several rows a block) past packed_pairs_from's rows
-# (norm.cuh), where they had one block a row. Every vector count a thread and both vector widths (2 to 768 wide, and
-# views of 8-element rows 2 and 4 elements in), at rows on both sides of each op's bounds (8 rows; 4, 6, 9, 13, 18, 24,
-# 32 x the SMs) and a count past them that leaves the last block part full; output poisoned first, guard columns and
-# row checked, the residual bit for bit. 770 and 772 (past rmsnorm's widest packed row) and 512 and 768 (8-element
-# rows) at the same counts: the rule's other side.
+# issue 19, sessions 58-59: 16-bit rows of 2- and 4-element vectors up to 768 wide (rmsnorm: 1024) take packed groups
+# (32 or 64 threads a row over the row's 2-element vectors, 1-8 a thread; several rows a block) past
+# packed_pairs_group's rows (norm.cuh), where they had one block a row. Every vector count a thread, both group sizes
+# and both vector widths (2 to 1022 wide, and views of 8-element rows 2 and 4 elements in), at rows on both sides of
+# each op's bounds (8 rows; 4, 6, 9, 12, 18, 32, 34, 96 x the SMs) and a count past them that leaves the last block part
+# full; output poisoned first, guard columns and row checked, the residual bit for bit. 770 and 1026 (past the fused
+# op's and rmsnorm's widest packed rows) and 512, 768 and 1024 (8-element rows) at the same counts: the rule's other
+# side.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 def test_packed_pair_rows(dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    rows_list = sorted({7, 8, 20003} | {k * sms + e for k in (4, 6, 9, 13, 18, 24, 32) for e in (0, 1)})
+    rows_list = sorted({7, 8, 20003} | {k * sms + e for k in (4, 6, 9, 12, 18, 32, 34, 96) for e in (0, 1)})
     for d in (2, 4, 6, 34, 62, 64, 66, 98, 126, 130, 132, 194, 254, 256, 258, 260, 382, 386, 388, 508, 510, 512, 514,
-              516, 640, 642, 766, 768, 770, 772):
+              516, 640, 642, 766, 768, 770, 772, 800, 802, 804, 1020, 1022, 1024, 1026):
         w = torch.randn(d, device='cuda', dtype=dtype)
         for rows in rows_list:
             _check_norms_in_guards(w, rows, 8)
-    for d, o in ((64, 2), (256, 4), (512, 2), (384, 4), (768, 2)):
+    for d, o in ((64, 2), (256, 4), (512, 2), (384, 4), (768, 2), (1016, 4), (1024, 2)):
         w = torch.randn(d, device='cuda', dtype=dtype)
-        for rows in (8, 9 * sms + 1, 18 * sms + 1, 32 * sms + 1, 20003):
+        for rows in (8, 9 * sms + 1, 12 * sms + 1, 18 * sms + 1, 32 * sms + 1, 34 * sms + 1, 20003):
             x, r = (torch.randn(rows, d, device='cuda', dtype=dtype) for _ in range(2))
             _check_rms_in_guards(w, x, 8, o)
             _check_fused_in_guards(w, x, r, 8, o)

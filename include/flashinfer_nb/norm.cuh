@@ -28,19 +28,21 @@ namespace norm_detail {
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
 // kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
-// 16-bit rows of 2- and 4-element vectors packed (session 58, dispatch): up to kPackedPairsMaxD wide (rmsnorm
-// kPackedPairsRmsMaxD), past packed_pairs_from rows for rows of `pairs` 2-element vectors on `sms` SMs
-constexpr int kPackedPairsMaxD = 512, kPackedPairsRmsMaxD = 768;
-inline int64_t packed_pairs_from(bool fused, int pairs, int64_t sms) {
-  if (fused) return pairs <= 128 ? 7 : (pairs <= 192 ? 4 : 32) * sms;
-  return (pairs <= 32    ? 0
-          : pairs <= 64  ? 6
-          : pairs <= 128 ? 9
-          : pairs <= 192 ? 13
-          : pairs <= 256 ? 18
-          : pairs <= 320 ? 24
-                         : 32) *
-         sms;
+// 16-bit rows packed several to a block past a row count (dispatch: sessions 58-59), in groups of 32 threads (one warp)
+// or 64 (two warps) a row; 0 where the row keeps a block of its own. Rows of `pairs` 2-element vectors (a 2- or 4-element
+// row: up to kPackedPairsMaxD wide, rmsnorm kPackedPairsRmsMaxD) and odd rows of `d` single elements (up to
+// kPackedSinglesMaxD, the fused op kPackedSinglesFusedMaxD), on `sms` SMs.
+constexpr int kPackedPairsMaxD = 768, kPackedPairsRmsMaxD = 1024, kPackedSinglesMaxD = 512, kPackedSinglesFusedMaxD = 448;
+inline int packed_pairs_group(bool fused, int pairs, int64_t rows, int64_t sms) {
+  if (pairs <= 128) return rows > (fused ? 7 : (pairs <= 32 ? 0 : pairs <= 64 ? 6 : 9) * sms) ? 32 : 0;
+  if (pairs <= 256) return rows > 32 * sms ? 32 : rows > (fused ? 4 : 12) * sms ? 64 : 0;
+  return rows > (fused ? 34 : pairs <= 400 ? 18 : 96) * sms ? 64 : 0;
+}
+inline int packed_singles_group(bool fused, int d, int64_t rows, int64_t sms) {
+  if (!fused) return rows > (d <= 192 ? 2 : d <= 256 ? 8 : 4) * sms ? 32 : 0;
+  if (d <= 128) return rows > 2 * sms ? 32 : 0;
+  if (d > kPackedSinglesFusedMaxD) return 0;
+  return rows > (d <= 256 ? 2 : d <= 320 ? 4 : d <= 384 ? 64 : 96) * sms ? 64 : 0;
 }
 
 // When the weight is read (kWeight):
@@ -202,9 +204,20 @@ __device__ __forceinline__ void rmsnorm_rows(const NormParams& p) {
   // Sum of squares over the group: shuffles within each warp (xor offsets stay inside an aligned
   // group of kGroup lanes); for a block-wide group, then the warps' sums through shared memory (vec.cuh). Every
   // thread adds in the same order: one rstd a row.
-  constexpr int kWarpSpan = kGroup > 0 ? kGroup : 32;
+  constexpr int kWarpSpan = kGroup > 0 && kGroup < 32 ? kGroup : 32;
 #pragma unroll
   for (int o = kWarpSpan / 2; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+  if constexpr (kGroup > 32) {
+    // a group of kGroup / 32 whole warps a row: their sums through shared memory, added in warp order by every thread
+    static_assert(kGroup == 64 || kGroup == 128, "packed groups of two or four warps");
+    __shared__ float part[kMaxBlock / 32];
+    const int warp = threadIdx.x / 32, first = warp & ~(kGroup / 32 - 1);
+    if (threadIdx.x % 32 == 0) part[warp] = ss;
+    __syncthreads();
+    ss = part[first];
+#pragma unroll
+    for (int j = 1; j < kGroup / 32; ++j) ss += part[first + j];
+  }
   if constexpr (kGroup == 0) {
     static_assert(kMaxBlock == 32 * kMaxBlockWarps, "sum_warp_partials covers the largest block");
     ss = sum_warp_partials(ss);
@@ -326,6 +339,73 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
         rounds_lines_ok<T>(p))
       return dispatch_rounds<T>(p, stream);
   }
+  // Narrow 16-bit rows of 2- and 4-element vectors, and odd rows, packed several to a block past a row count
+  // (packed_pairs_group, packed_singles_group above). One block a row makes the block scheduler's rate the limit past a
+  // few thousand rows: 65536 rows took 82-83 us at every such width up to 1024 (the copy of 65536 x 34 rmsnorm's bytes
+  // 6 us; FlashInfer's kernels, one block a row too, the same or slower: NVIDIA_H200_narrow_table_s58.txt,
+  // NVIDIA_H200_lib_ab_odd_narrow_s59.txt). H200, lib_ab, both dtypes, outputs within an ulp.
+  // - Session 58, rows of 2-element vectors (a 4-element row is one of 2-element ones: one set of kernels) in groups of
+  //   32 threads, 1-8 a thread, 8 rows a block, against one block a row (NVIDIA_H200_lib_ab_packed_pairs_rule_s58.txt):
+  //   -2.5 to +503 % at 1-65536 rows x 34-510 (65536 x 34 fused 82.5 -> 14.2 us). Behind below a bound that grows with
+  //   the row: for rmsnorm 0, 6 and 9 x the SMs up to 32, 64 and 128 pairs; the fused op's from 8 rows up to 128.
+  // - Session 59, groups of two warps (64 threads, 4 rows a block; their sums through shared memory), 4 vectors a thread
+  //   up to 256 pairs, 8 past (NVIDIA_H200_lib_ab_group64_s59.txt, ..._group64_bounds_s59.txt):
+  //   - rmsnorm 129-256 pairs: +2 to +18 % over session 58's 32-thread groups (8 a thread, the weight late: 8 L2 round
+  //     trips in a row) and one block a row at 1400-4000 rows, -5 to -19 % past 5000; so from 12 to 32 x the SMs, the
+  //     32-thread groups past.
+  //   - rmsnorm 257-512 pairs (514-1024 wide; session 58 had 514-768 in 32-thread groups of 16 a thread from 24 and
+  //     32 x the SMs): +2 to +20 % from 2400 rows at 514-772 (65536 x 772 83.1 -> 55.8 us; 2112 rows 642-644 -3 to
+  //     +1.5 %), so from 18 x the SMs up to 400 pairs; 898-1022 level or behind at 6000-8192 rows (-6.7 to +2.5 %),
+  //     +0.2 to +7 % at 12000 and +3 to +30 % past (65536 x 1020 83.2 -> 71.0 us), so from 96 x.
+  //   - the fused op 129-256 pairs: +1 to +12 % at 600-4224 rows against one block a row or the 32-thread groups (386:
+  //     +11 % at 4000-4224), -0.5 to -2 % past 4224 and at 264-528 (508); so from 4 to 32 x the SMs. 257-384 pairs
+  //     (514-768; the 2-element ones took the pieces kernel past 2^20 elements, below): -3 to -5.6 % at 4224 rows, +2.3
+  //     to +5.4 % from 4500 (4-element rows -1.8 to +1.4 % at 4500-8192, +2.5 to +10 % at 16384-65536; 65536 x 514
+  //     83.3 -> 75.1 us), so from 34 x. Wider, -0.7 to -3.6 % from 8192 rows (898-1022): not packed.
+  // - Session 59, odd rows (single elements: NVIDIA_H200_lib_ab_odd_packed_s59.txt), against the short-row and peeled
+  //   kernels, one block a row: rmsnorm in 32-thread groups, 2-16 elements a thread (the weight early), at 33-129 wide
+  //   +4 to +14 % at 300-1000 rows and to 6x at 65536 (65536 x 33 82.3 -> 13.6 us); 257 and 385 -6 to +1.3 % at 300
+  //   rows, +1.4 to +7.4 % at 600 and to 2.3x at 65536, so from 4 x the SMs. The fused op in 32-thread groups up to 128
+  //   wide (+4 to +11 % at 300 rows, to 5.9x at 65536), in 64-thread groups past (129: +2 to +6 % at 300-1000 rows, where
+  //   32-thread groups were -2.5 to +5.5 %; 257: -4.5 % at 300 rows, +1.6 to +65 % from 600; 385: -9 to +7 % to 4000
+  //   rows, +0.9 to +6.7 % at 8192, +11 to +28 % past, so from 64 x the SMs past 320 wide). 513-1023 lost 2-44 % in
+  //   either group (single-element loads against the peeled kernel's 16-byte chunks): not packed.
+  if constexpr (sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
+    const int pairs = p.d / 2;
+    const int group = vpt_hint == 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD)
+                          ? packed_pairs_group(kFused, pairs, p.rows, sm64)
+                          : 0;
+    constexpr int kPackedW = kFused ? kEarly : kLate;
+    if (group == 32) {
+      if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
+      if (pairs <= 64) return launch<T, 2, 2, 32, kFused, kPackedW>(p, 0, stream);
+      if (pairs <= 128) return launch<T, 2, 4, 32, kFused, kPackedW>(p, 0, stream);
+      return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);
+    }
+    if (group == 64) {
+      if (pairs <= 256) return launch<T, 2, 4, 64, kFused, kPackedW>(p, 0, stream);
+      return launch<T, 2, 8, 64, kFused, kPackedW>(p, 0, stream);
+    }
+  }
+  if constexpr (kVec == 1 && sizeof(T) == 2) {
+    const int group = vpt_hint == 0 && sms > 0 && p.d <= kPackedSinglesMaxD
+                          ? packed_singles_group(kFused, p.d, p.rows, sm64)
+                          : 0;
+    if (group == 32) {
+      if (p.d <= 64) return launch<T, 1, 2, 32, kFused, kEarly>(p, 0, stream);
+      if (p.d <= 128) return launch<T, 1, 4, 32, kFused, kEarly>(p, 0, stream);
+      if constexpr (!kFused) {
+        if (p.d <= 256) return launch<T, 1, 8, 32, kFused, kEarly>(p, 0, stream);
+        return launch<T, 1, 16, 32, kFused, kEarly>(p, 0, stream);
+      }
+    }
+    if constexpr (kFused) {
+      if (group == 64) {
+        if (p.d <= 256) return launch<T, 1, 4, 64, kFused, kEarly>(p, 0, stream);
+        return launch<T, 1, 8, 64, kFused, kEarly>(p, 0, stream);
+      }
+    }
+  }
   // 16-bit rows whose elements are not on 4-byte boundaries (odd widths, a view an element off): the peeled kernel
   // (norm_peeled.cuh) where x, the residual and out share the offset; its own vpt_hint values (1-8, +100, +200). Its
   // dispatch sends rows of up to 16384 past the one-wave rows on to the pieces kernel (kOdd; sessions 53-54).
@@ -443,38 +523,6 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       const int packed_block = kFused && sizeof(T) == 2 && sms > 0 && p.rows > 16 * sm64 ? 64 : 0;
       if (nvec <= 64) return launch<T, kVec, 2, 32, kFused, kPackedW>(p, packed_block, stream);
       if (nvec <= 128) return launch<T, kVec, 4, 32, kFused, kPackedW>(p, packed_block, stream);
-    }
-  }
-  // Session 58: 16-bit rows of 2- and 4-element vectors up to kPackedPairsMaxD wide, packed too: groups of 32 threads
-  // a row over the row's 2-element vectors (a 4-element row is one of 2-element ones, so one set of kernels: 18), 1-16 a
-  // thread (16: rmsnorm's 257-384 pairs only, the last bullet), 8 rows a block. One block a row had made the block scheduler's rate the limit past a few thousand rows: 65536 rows
-  // took 82-83 us at every such width (the fused op's same-run copy 8-67 us; FlashInfer's kernel, one block a row too,
-  // 83-139 us at 130-514: NVIDIA_H200_narrow_table_s58.txt). H200, lib_ab, both dtypes, outputs within an ulp:
-  // - packed at every row count against one block a row, 1-65536 rows x 34-510 (NVIDIA_H200_lib_ab_narrow_packed_s58.txt,
-  //   ..._packed_pairs_s58.txt): the fused op -1.3 to +9.8 % at 8-600 rows for up to 128 pairs; at 129-256 pairs (8 a
-  //   thread) -8 to -1 % at 1-100 rows, -2.7 to +1.6 % at 132-400. rmsnorm +2 to +46 % at 1-2112 rows for up to 32
-  //   pairs, and behind below a bound that grows with the row (to -31 % at 264 x 508): about 6 x the SMs at 33-64 pairs,
-  //   9 x at 65-128, 13 x at 129-192, 18 x at 193-256. Past the bounds up to 9.4x (65536 x 36 rmsnorm 82.8 -> 8.8 us with
-  //   16-thread groups; the rule's 32-thread ones 13.7).
-  // - the rule (packed_pairs_from) against one block a row, 520 cases at 1-65536 rows x 34-510
-  //   (..._packed_pairs_rule_s58.txt): -2.5 to +503 % (65536 x 34 fused 82.5 -> 14.2 us, 65536 x 510 rmsnorm 82.5 ->
-  //   40.0), the losses the fused op's 4-element rows of 193-256 pairs at 1000-2400 rows (508: -1 to -2.5 %; 510 there
-  //   +1 to +5 %), so those from 32 x the SMs (..._packed_pairs_final_s58.txt: 4225-65536 x 508 -2.6 to +16 %).
-  // - 257-512 pairs (514-1024 wide) at 16 a thread, packed at every count (..._packed_pairs16_s58.txt): rmsnorm -48 to
-  //   -10 % to 2000 rows, +8 to +15 % at 4000 x 514-516, +0 to +5 % at 642, level or behind at 770-1022 to 8192 (898
-  //   and 1020-1022 -9 to -16 %), +13 to +77 % at 65536; the fused op -5 to -16 % at 1-256 rows, -5 to +14 % at
-  //   1000-65536 (rows past 2^20 elements in the pieces kernel, where they go now, or packed: -5 to +11 %). So rmsnorm's
-  //   rows up to 768 wide (kPackedPairsRmsMaxD) from 24 x the SMs (257-320 pairs) and 32 x (321-384); not the fused op.
-  if constexpr (!kWidest && sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
-    const int pairs = p.d / 2;
-    if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD) &&
-        p.rows > packed_pairs_from(kFused, pairs, sm64)) {
-      constexpr int kPackedW = kFused ? kEarly : kLate;
-      if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
-      if (pairs <= 64) return launch<T, 2, 2, 32, kFused, kPackedW>(p, 0, stream);
-      if (pairs <= 128) return launch<T, 2, 4, 32, kFused, kPackedW>(p, 0, stream);
-      if (kFused || pairs <= 256) return launch<T, 2, 8, 32, kFused, kPackedW>(p, 0, stream);  // fused: <= 256 pairs
-      if constexpr (!kFused) return launch<T, 2, 16, 32, kFused, kPackedW>(p, 0, stream);
     }
   }
   const bool decode = vpt_hint == 0 && sms > 0 && p.rows <= 2 * sm64;
