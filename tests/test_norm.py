@@ -690,18 +690,42 @@ def test_rmsnorm_odd_rows_pieces(d, dtype):
     assert_close_rel(xv, ref_rmsnorm(x, w, 1e-6), dtype)
     assert _untouched(xb, rows, d, 1), ('in place', rows, d)
 
+def _packed_group(fused, d, v, rows, sms):
+    "norm.cuh's packed_pairs_group / packed_singles_group: a 16-bit row's packed group (threads a row; 0: none), v its vector class."
+    if v in (2, 4) and d <= (768 if fused else 1024):
+        pairs = d // 2
+        if pairs <= 128: return 32 if rows > (7 if fused else (0 if pairs <= 32 else 6 if pairs <= 64 else 9) * sms) else 0
+        if pairs <= 256: return 32 if rows > 32 * sms else 64 if rows > (4 if fused else 12) * sms else 0
+        return 64 if rows > (34 if fused else 18 if pairs <= 400 else 96) * sms else 0
+    if v == 1 and d <= (448 if fused else 512):
+        if not fused: return 32 if rows > (2 if d <= 192 else 8 if d <= 256 else 4) * sms else 0
+        if d <= 128: return 32 if rows > 2 * sms else 0
+        return 64 if rows > (2 if d <= 256 else 4 if d <= 320 else 64 if d <= 384 else 96) * sms else 0
+    return 0
+
+def _packed_group_ran(names, fused):
+    "The packed group (threads a row) of the 2-element or single-element packed kernel that ran for the op, 0 if none did."
+    kf = '(true|1)' if fused else '(false|0)'
+    for n in names:
+        if (m := re.search(rf'RMSNormKernel<[^,<>()]+, ([12]), \d+, (\d+), {kf},', n)): return int(m.group(2))
+    return 0
+
 # Narrower rows reach it past 8-16 x the SMs (the one-wave and short-row ranges keep the peeled kernel's decode choice),
-# from 64 wide (norm_peeled.cuh's kPiecesMinD; until session 57 bf16 from 1000): both sides of each bound.
+# from 64 wide (norm_peeled.cuh's kPiecesMinD; until session 57 bf16 from 1000): both sides of each bound. Since session
+# 59 rows up to 512 wide take packed groups there instead (_packed_group).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('d', [63, 97, 665, 999, 1001])
 def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
-    rows = 16 * torch.cuda.get_device_properties(0).multi_processor_count + 1
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    rows = 16 * sms + 1
     x = torch.randn(rows, d, device='cuda', dtype=dtype)
+    packed = _packed_group(False, d, 1, rows, sms)
     for pad, o in ((16, 0), (8, 1), (16, 7)):
         names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
-        assert _odd_pieces_ran(names, fused=False) == (d >= 64), (rows, d, pad, o, names)
+        assert _odd_pieces_ran(names, fused=False) == (d >= 64 and not packed), (rows, d, pad, o, names)
+        assert _packed_group_ran(names, fused=False) == packed, (rows, d, pad, o, names)
 
 
 # issue 19, session 55: the fused op's short rows (1025-2048 wide) on 2-, 4- or 8-byte boundaries past the one-wave rows
@@ -760,7 +784,8 @@ def _fused_pieces_expect(d, o, rows, sms, dtype):
     v = 8
     while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
     latency = _peeled_latency(d, rows, sms)
-    if v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
+    if _packed_group(True, d, v, rows, sms): route = None   # packed groups (session 59) come first
+    elif v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
     elif v < 8 and d > 1024 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
     elif v == 2 and 512 < d <= 1024 and rows > 4 * sms and rows * d > 1 << 20: route = 'pieces'   # session 57
     elif v == 2 and rows > 2 * sms and d > 2048 and not latency: route = 'odd'   # through the peeled kernel's rule
@@ -948,13 +973,43 @@ def test_packed_pair_rows(dtype):
               516, 640, 642, 766, 768, 770, 772, 800, 802, 804, 1020, 1022, 1024, 1026):
         w = torch.randn(d, device='cuda', dtype=dtype)
         for rows in rows_list:
-            _check_norms_in_guards(w, rows, 8)
+            names = _cuda_kernels(lambda: _check_norms_in_guards(w, rows, 8))
+            if d % 8:   # the 2- and 4-element rows: the group the rule gives (8-element rows have their own packed groups)
+                for fused in (False, True):
+                    v = 4 if d % 4 == 0 else 2
+                    assert _packed_group_ran(names, fused) == _packed_group(fused, d, v, rows, sms), (fused, rows, d, names)
     for d, o in ((64, 2), (256, 4), (512, 2), (384, 4), (768, 2), (1016, 4), (1024, 2)):
         w = torch.randn(d, device='cuda', dtype=dtype)
         for rows in (8, 9 * sms + 1, 12 * sms + 1, 18 * sms + 1, 32 * sms + 1, 34 * sms + 1, 20003):
             x, r = (torch.randn(rows, d, device='cuda', dtype=dtype) for _ in range(2))
             _check_rms_in_guards(w, x, 8, o)
             _check_fused_in_guards(w, x, r, 8, o)
+
+
+# issue 19, session 59: 16-bit odd rows (single elements, or a view an element off a 4-byte boundary) up to 512 wide
+# (the fused op: 448) take packed groups (32 threads a row, 2-16 elements a thread; the fused op past 128 wide 64
+# threads, 4 or 8 a thread) past packed_singles_group's rows (norm.cuh), where they had one block a row. Every element
+# count a thread and both group sizes, at rows on both sides of each bound (2, 4, 8, 64, 96 x the SMs) and a count past
+# them that leaves the last block part full; output poisoned first, guard columns and row checked, the residual bit for
+# bit. 449 and 513 (past the widest packed rows) at the same counts: the rule's other side. Then views one element in
+# (even widths on single elements).
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_packed_single_rows(dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    rows_list = sorted({3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
+    for d in (1, 3, 31, 33, 63, 65, 127, 129, 191, 193, 255, 257, 319, 321, 383, 385, 447, 449, 511, 513):
+        w = torch.randn(d, device='cuda', dtype=dtype)
+        for rows in rows_list:
+            names = _cuda_kernels(lambda: _check_norms_in_guards(w, rows, 8))
+            for fused in (False, True):
+                assert _packed_group_ran(names, fused) == _packed_group(fused, d, 1, rows, sms), (fused, rows, d, names)
+    for d in (64, 256, 448, 512):
+        w = torch.randn(d, device='cuda', dtype=dtype)
+        for rows in (2 * sms + 1, 8 * sms + 1, 64 * sms + 1, 20003):
+            x, r = (torch.randn(rows, d, device='cuda', dtype=dtype) for _ in range(2))
+            _check_rms_in_guards(w, x, 8, 1)
+            _check_fused_in_guards(w, x, r, 8, 1)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
