@@ -7,10 +7,11 @@
 // the write, so each element crosses DRAM once in each direction (the byte floor); the weight is
 // small and stays in L2. Accumulation is fp32; the output is rounded once.
 //
-// Thread mapping: a row is handled by a "group" of G threads. Short rows (<= 32 vectors) pack
-// several rows into a block with G a power of two <= 32 (reduction by warp shuffles only); longer
-// rows get a block of G = 32k threads each (warp shuffles, then one shared-memory step). Each
-// thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay coalesced.
+// Thread mapping: a row is handled by a "group" of G threads. Short rows (<= 32 vectors) pack several rows into a
+// block with G a power of two <= 32 (reduction by warp shuffles only; narrow 16-bit rows also two warps, G = 64, their
+// sums through shared memory: session 59, dispatch); longer rows get a block of G = 32k threads each (warp shuffles,
+// then one shared-memory step). Each thread owns kVPT vectors of kVec elements, strided by G so a warp's loads stay
+// coalesced.
 // Framework-agnostic: raw pointers, no torch or TVM-FFI headers.
 #pragma once
 #include <type_traits>
@@ -24,7 +25,8 @@ namespace flashinfer_nb {
 
 namespace norm_detail {
 
-// kGroup > 0: kGroup (<= 32, a power of two) threads per row, blockDim.x / kGroup rows per block.
+// kGroup > 0: kGroup (a power of two up to 32, or 64 / 128: whole warps) threads per row, blockDim.x / kGroup rows per
+// block.
 // kGroup == 0: one row per block, blockDim.x (a multiple of 32) threads.
 // kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
@@ -369,7 +371,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   wide (+4 to +11 % at 300 rows, to 5.9x at 65536), in 64-thread groups past (129: +2 to +6 % at 300-1000 rows, where
   //   32-thread groups were -2.5 to +5.5 %; 257: -4.5 % at 300 rows, +1.6 to +65 % from 600; 385: -9 to +7 % to 4000
   //   rows, +0.9 to +6.7 % at 8192, +11 to +28 % past, so from 64 x the SMs past 320 wide). 513-1023 lost 2-44 % in
-  //   either group (single-element loads against the peeled kernel's 16-byte chunks): not packed.
+  //   either group (single-element loads against the peeled kernel's 16-byte chunks): not packed. Then
+  //   (NVIDIA_H200_lib_ab_packed_rule_s59.txt): rmsnorm bf16 at 255 wide -1.3 to -5.6 % at 300-1000 rows (fp16 +2.6 to
+  //   +7.1), so 193-256 from 8 x the SMs; the fused op at 449-511 -3.4 to -9.4 % at 8449 rows and -5.3 to +2.7 % at
+  //   12673, so 385-448 from 96 x and none wider. As shipped (..._packed_final_s59.txt): -1.1 to +277 %, every loss
+  //   past 0.5 % at a shape the rule leaves alone (noise). Past 512 the single-element groups are issue-bound (Nsight
+  //   Compute, NOTES.md session 59).
   if constexpr (sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
     const int pairs = p.d / 2;
     const int group = vpt_hint == 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD)
