@@ -698,9 +698,9 @@ def _packed_group(fused, d, v, rows, sms):
         if pairs <= 256: return 32 if rows > 32 * sms else 64 if rows > (4 if fused else 12) * sms else 0
         return 64 if rows > (34 if fused else 18 if pairs <= 400 else 96) * sms else 0
     if v == 1 and d <= (448 if fused else 512):
-        if not fused: return 32 if rows > (2 if d <= 192 else 8 if d <= 256 else 4) * sms else 0
-        if d <= 128: return 32 if rows > 2 * sms else 0
-        return 64 if rows > (2 if d <= 256 else 4 if d <= 320 else 64 if d <= 384 else 96) * sms else 0
+        if not fused: return 32 if rows > (0 if d <= 128 else 2 if d <= 192 else 8 if d <= 256 else 4) * sms else 0
+        if d <= 128: return 32
+        return 64 if rows > (0 if d <= 256 else 4 if d <= 320 else 64 if d <= 384 else 96) * sms else 0
     return 0
 
 def _packed_group_ran(names, fused):
@@ -988,8 +988,9 @@ def test_packed_pair_rows(dtype):
 
 # issue 19, session 59: 16-bit odd rows (single elements, or a view an element off a 4-byte boundary) up to 512 wide
 # (the fused op: 448) take packed groups (32 threads a row, 2-16 elements a thread; the fused op past 128 wide 64
-# threads, 4 or 8 a thread) past packed_singles_group's rows (norm.cuh), where they had one block a row. Every element
-# count a thread and both group sizes, at rows on both sides of each bound (2, 4, 8, 64, 96 x the SMs) and a count past
+# threads, 4 or 8 a thread) past packed_singles_group's rows (norm.cuh; at every row count up to 128 wide, the fused op
+# 256), where they had one block a row. Every element count a thread and both group sizes, at 1 and 3 rows (decode),
+# at rows on both sides of each bound (2, 4, 8, 64, 96 x the SMs) and a count past
 # them that leaves the last block part full; output poisoned first, guard columns and row checked, the residual bit for
 # bit. 449 and 513 (past the widest packed rows) at the same counts: the rule's other side. Then views one element in
 # (even widths on single elements).
@@ -997,7 +998,7 @@ def test_packed_pair_rows(dtype):
 @pytest.mark.parametrize('dtype', DTYPES)
 def test_packed_single_rows(dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    rows_list = sorted({3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
+    rows_list = sorted({1, 3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
     for d in (1, 3, 31, 33, 63, 65, 127, 129, 191, 193, 255, 257, 319, 321, 383, 385, 447, 449, 511, 513):
         w = torch.randn(d, device='cuda', dtype=dtype)
         for rows in rows_list:

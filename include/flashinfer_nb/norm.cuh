@@ -41,10 +41,10 @@ inline int packed_pairs_group(bool fused, int pairs, int64_t rows, int64_t sms) 
   return rows > (fused ? 34 : pairs <= 400 ? 18 : 96) * sms ? 64 : 0;
 }
 inline int packed_singles_group(bool fused, int d, int64_t rows, int64_t sms) {
-  if (!fused) return rows > (d <= 192 ? 2 : d <= 256 ? 8 : 4) * sms ? 32 : 0;
-  if (d <= 128) return rows > 2 * sms ? 32 : 0;
+  if (!fused) return rows > (d <= 128 ? 0 : d <= 192 ? 2 : d <= 256 ? 8 : 4) * sms ? 32 : 0;
+  if (d <= 128) return 32;
   if (d > kPackedSinglesFusedMaxD) return 0;
-  return rows > (d <= 256 ? 2 : d <= 320 ? 4 : d <= 384 ? 64 : 96) * sms ? 64 : 0;
+  return rows > (d <= 256 ? 0 : d <= 320 ? 4 : d <= 384 ? 64 : 96) * sms ? 64 : 0;
 }
 
 // When the weight is read (kWeight):
@@ -374,9 +374,13 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   either group (single-element loads against the peeled kernel's 16-byte chunks): not packed. Then
   //   (NVIDIA_H200_lib_ab_packed_rule_s59.txt): rmsnorm bf16 at 255 wide -1.3 to -5.6 % at 300-1000 rows (fp16 +2.6 to
   //   +7.1), so 193-256 from 8 x the SMs; the fused op at 449-511 -3.4 to -9.4 % at 8449 rows and -5.3 to +2.7 % at
-  //   12673, so 385-448 from 96 x and none wider. As shipped (..._packed_final_s59.txt): -1.1 to +277 %, every loss
-  //   past 0.5 % at a shape the rule leaves alone (noise). Past 512 the single-element groups are issue-bound (Nsight
-  //   Compute, NOTES.md session 59).
+  //   12673, so 385-448 from 96 x and none wider. As shipped then (..._packed_final_s59.txt): -1.1 to +277 %, every
+  //   loss past 0.5 % at a shape the rule leaves alone (noise). Past 512 the single-element groups are issue-bound
+  //   (Nsight Compute, NOTES.md session 59). At decode too (1-264 rows, against the short-row kernel: one block a row,
+  //   one or two elements a thread; ..._odd_decode_packed_s59.txt): the fused op +5 to +11 % up to 128 wide, its
+  //   two-warp groups +3 to +9 % at 129-255; rmsnorm +3 to +12 % up to 129, but at 161-191 bf16 -4.3 to +5 % (fp16 +3.4
+  //   to +7.2) and in 32-thread groups of 8 at 193-255 bf16 -5.7 to +0.8 %: so at every row count the fused op up to
+  //   256 wide and rmsnorm up to 128.
   if constexpr (sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
     const int pairs = p.d / 2;
     const int group = vpt_hint == 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD)
