@@ -298,7 +298,9 @@ cudaError_t launch(const NormParams& p, int block, cudaStream_t stream) {
 // lib_ab, both ops and dtypes: at decode 97-1023 wide +1 to +24 % (1025 and 1537 +-1 %, wider the peeled kernel 4-12 %
 // ahead; NVIDIA_H200_lib_ab_odd_decode_s39.txt); past it, against the peeled kernel's own past-decode choice, at 300-528
 // rows 97-225 +10 to +16 %, 417-665 +1 to +10 % (1001 -3.5 to +3.8 %), and at 608-1056 rows 97-225 +11 to +15 %
-// where 417-1001 lost 9-21 % (NVIDIA_H200_lib_ab_odd_short_past_s39.txt).
+// where 417-1001 lost 9-21 % (NVIDIA_H200_lib_ab_odd_short_past_s39.txt). Since session 59 odd rows up to 128 wide (the
+// fused op's to 256) take packed groups ahead of this at every row count, and wider ones up to 512 past a row bound
+// (packed_singles_group, dispatch).
 // sms: the SM count (0 where it cannot be read: never).
 inline bool short_singles(const NormParams& p, int sms) {
   const int64_t s = sms;
