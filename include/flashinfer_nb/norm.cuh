@@ -31,19 +31,21 @@ namespace norm_detail {
 // kPrefetchBlocks and kMaxBlock (norm_launch.h) are shared with the peeled kernel (norm_peeled.cuh).
 constexpr int kPackedBlock = 256;  // threads per block when rows are packed (kGroup > 0)
 // 16-bit rows packed several to a block past a row count (dispatch: sessions 58-59), in groups of 32 threads (one warp)
-// or 64 (two warps) a row; 0 where the row keeps a block of its own. Rows of `pairs` 2-element vectors (a 2- or 4-element
-// row: up to kPackedPairsMaxD wide, rmsnorm kPackedPairsRmsMaxD) and odd rows of `d` single elements (up to
-// kPackedSinglesMaxD, the fused op kPackedSinglesFusedMaxD), on `sms` SMs.
+// or 64 (two warps) a row; 0 where the row keeps a block of its own. Rows of `d` elements on `sms` SMs: 2- and 4-element
+// rows (as d / 2 2-element vectors) up to kPackedPairsMaxD wide (rmsnorm kPackedPairsRmsMaxD), odd rows of single
+// elements up to kPackedSinglesFusedMaxD (rmsnorm kPackedSinglesMaxD). Each function holds its whole rule, widths too.
 constexpr int kPackedPairsMaxD = 768, kPackedPairsRmsMaxD = 1024, kPackedSinglesMaxD = 512, kPackedSinglesFusedMaxD = 448;
-inline int packed_pairs_group(bool fused, int pairs, int64_t rows, int64_t sms) {
+inline int packed_pairs_group(bool fused, int d, int64_t rows, int64_t sms) {
+  if (d > (fused ? kPackedPairsMaxD : kPackedPairsRmsMaxD)) return 0;
+  const int pairs = d / 2;
   if (pairs <= 128) return rows > (fused ? 7 : (pairs <= 32 ? 0 : pairs <= 64 ? 6 : 9) * sms) ? 32 : 0;
   if (pairs <= 256) return rows > 32 * sms ? 32 : rows > (fused ? 4 : 12) * sms ? 64 : 0;
   return rows > (fused ? 34 : pairs <= 400 ? 18 : 96) * sms ? 64 : 0;
 }
 inline int packed_singles_group(bool fused, int d, int64_t rows, int64_t sms) {
+  if (d > (fused ? kPackedSinglesFusedMaxD : kPackedSinglesMaxD)) return 0;
   if (!fused) return rows > (d <= 128 ? 0 : d <= 192 ? 2 : d <= 256 ? 8 : 4) * sms ? 32 : 0;
   if (d <= 128) return 32;
-  if (d > kPackedSinglesFusedMaxD) return 0;
   return rows > (d <= 256 ? 0 : d <= 320 ? 4 : d <= 384 ? 64 : 96) * sms ? 64 : 0;
 }
 
@@ -385,9 +387,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   256 wide and rmsnorm up to 128.
   if constexpr (sizeof(T) == 2 && (kVec == 2 || kVec == 4)) {
     const int pairs = p.d / 2;
-    const int group = vpt_hint == 0 && sms > 0 && p.d <= (kFused ? kPackedPairsMaxD : kPackedPairsRmsMaxD)
-                          ? packed_pairs_group(kFused, pairs, p.rows, sm64)
-                          : 0;
+    const int group = vpt_hint == 0 && sms > 0 ? packed_pairs_group(kFused, p.d, p.rows, sm64) : 0;
     constexpr int kPackedW = kFused ? kEarly : kLate;
     if (group == 32) {
       if (pairs <= 32) return launch<T, 2, 1, 32, kFused, kEarly>(p, 0, stream);
@@ -401,9 +401,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     }
   }
   if constexpr (kVec == 1 && sizeof(T) == 2) {
-    const int group = vpt_hint == 0 && sms > 0 && p.d <= kPackedSinglesMaxD
-                          ? packed_singles_group(kFused, p.d, p.rows, sm64)
-                          : 0;
+    const int group = vpt_hint == 0 && sms > 0 ? packed_singles_group(kFused, p.d, p.rows, sm64) : 0;
     if (group == 32) {
       if (p.d <= 64) return launch<T, 1, 2, 32, kFused, kEarly>(p, 0, stream);
       if (p.d <= 128) return launch<T, 1, 4, 32, kFused, kEarly>(p, 0, stream);
