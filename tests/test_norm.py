@@ -972,11 +972,11 @@ def test_packed_pair_rows(dtype):
     for d in (2, 4, 6, 34, 62, 64, 66, 98, 126, 130, 132, 194, 254, 256, 258, 260, 382, 386, 388, 508, 510, 512, 514,
               516, 640, 642, 766, 768, 770, 772, 800, 802, 804, 1020, 1022, 1024, 1026):
         w = torch.randn(d, device='cuda', dtype=dtype)
+        v = 4 if d % 4 == 0 else 2   # the row's vector class (checked only for 2- and 4-element rows, below)
         for rows in rows_list:
             names = _cuda_kernels(lambda: _check_norms_in_guards(w, rows, 8))
             if d % 8:   # the 2- and 4-element rows: the group the rule gives (8-element rows have their own packed groups)
                 for fused in (False, True):
-                    v = 4 if d % 4 == 0 else 2
                     assert _packed_group_ran(names, fused) == _packed_group(fused, d, v, rows, sms), (fused, rows, d, names)
     for d, o in ((64, 2), (256, 4), (512, 2), (384, 4), (768, 2), (1016, 4), (1024, 2)):
         w = torch.randn(d, device='cuda', dtype=dtype)
