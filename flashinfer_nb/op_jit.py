@@ -10,7 +10,7 @@ from .jit.core import JitSpec, gen_jit_spec, generated_source
 from .aot import register_aot
 
 # %% auto #0
-__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_BALANCED_GROUPS', 'NORM_KERNEL_GROUPS', 'NORM_KERNEL_LAYOUTS', 'norm_kernel_units', 'norm_kernel_group_texts', 'norm_kernel_sources', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'gen_act_and_mul_module', 'get_act_and_mul_module']
+__all__ = ['gen_scale_module', 'get_scale_module', 'NORM_KERNEL_TYPES', 'NORM_KERNEL_DIR', 'NORM_BALANCED_GROUPS', 'NORM_KERNEL_GROUPS', 'NORM_KERNEL_LAYOUTS', 'norm_kernel_units', 'norm_kernel_group_texts', 'norm_kernel_sources', 'write_norm_kernel_units', 'gen_norm_module', 'get_norm_module', 'ACTIVATIONS', 'MATH_HEAVY', 'gen_act_and_mul_module', 'get_act_and_mul_module']
 
 # %% ../nbs/10_scale.ipynb #c011
 # in flashinfer_nb.op_jit (09a_op_jit), free of torch: the AOT registry (`aot`, `list-modules`) loads without the ops
@@ -212,25 +212,34 @@ ACTIVATIONS: dict[str, str] = {
     'gelu': 'return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));',
     'gelu_tanh': 'return flashinfer_nb::gelu_tanh(x);',   # x sigmoid(2u), constants folded (activation.cuh)
 }
+# built-in bodies with several times SiLU's math an element (erf): their functor says so (`kMathHeavy`), and the
+# launcher gives their narrow rows past decode more threads (activation.cuh, session 60)
+MATH_HEAVY: frozenset[str] = frozenset({'gelu'})
 
-def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja') -> str:
+def _render(act_name: str, act_func_body: str, template: str = 'act_and_mul.jinja', math_heavy: bool = False) -> str:
     import jinja2  # only when a module is generated: keeps `import flashinfer_nb` cheap
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env.from_string((CSRC_DIR/template).read_text()).render(act_name=act_name, act_func_body=act_func_body)
+    return env.from_string((CSRC_DIR/template).read_text()).render(act_name=act_name, act_func_body=act_func_body,
+                                                                   math_heavy=math_heavy)
 
-def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None) -> JitSpec:
+def gen_act_and_mul_module(act_name: str, act_func_body: str | None = None, context=None,
+                           math_heavy: bool | None = None) -> JitSpec:
     """JIT spec of `<act_name>_and_mul`. `act_func_body` is the CUDA body of `float apply(float x)`
     (default: the built-in activation of that name; `flashinfer_nb::sigmoid(x)` from activation.cuh is in scope, the
     fast sigmoid the built-in SiLU uses, and `flashinfer_nb::gelu_tanh(x)`, the built-in GELU-tanh); the rendered source
-    goes to the cache's `generated/`."""
+    goes to the cache's `generated/`. `math_heavy`: the body costs several times SiLU's instructions an element (as
+    erf does), so narrow rows past decode take more threads; default: the built-in's setting (`MATH_HEAVY`), False for
+    a body of your own."""
     if not re.fullmatch(r'[a-z_][a-z0-9_]*', act_name): raise ValueError(f"activation name {act_name!r} must be a lower-case C identifier")
     if act_func_body is None:
         if act_name not in ACTIVATIONS: raise ValueError(f"unknown activation {act_name!r}; built in: {sorted(ACTIVATIONS)}, or pass act_func_body")
         act_func_body = ACTIVATIONS[act_name]
+        if math_heavy is None: math_heavy = act_name in MATH_HEAVY
+    math_heavy = bool(math_heavy)
     spec = gen_jit_spec(f'{act_name}_and_mul', [], supported_major_versions=[7, 8, 9, 10, 11, 12], context=context)
     # two TUs built side by side: the kernels (nvcc, no TVM-FFI header) and the checks + export (host C++, c++)
     spec.sources = [generated_source(spec, f'{act_name}_and_mul_kernels.cu',
-                                     _render(act_name, act_func_body, 'act_and_mul_kernels.jinja')),
+                                     _render(act_name, act_func_body, 'act_and_mul_kernels.jinja', math_heavy)),
                     generated_source(spec, f'{act_name}_and_mul.cpp', _render(act_name, act_func_body))]
     return spec
 

@@ -211,7 +211,8 @@ def test_every_op_in_a_cuda_graph():
 # issue 19, session 39: the launch rule itself, swept (a drawn shape, 2611 x 2049, found a launch that failed outright):
 # every output width from 1 to 299 and one in 7 up to 6000 (every vector class, one block a row or several, folded or
 # not, packed or not), at row counts on both sides of each threshold (decode, 4, 7 and 8 x the SMs, 4099), output
-# poisoned first, guard column and row checked. One activation: the launcher does not depend on it.
+# poisoned first, guard column and row checked. One activation (SiLU): the launcher depends on the activation only
+# through its functor's `kMathHeavy` (GELU's narrow rows, session 60: test_act_heavy_narrow_rows).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 def test_act_launch_rule_sweep(dtype):
@@ -295,6 +296,72 @@ def test_half_bytes_bound_examples():
     # the helper above against rows worked out by hand (132 SMs): 249 odd -> 63 threads of 4 -> 64 a row;
     # 73 -> 19 -> 32; 1022 (2-element vectors, 511) -> 256; 460 (4-element, 115) -> 128
     assert [_half_bytes_bound(d, 132) for d in (249, 73, 1022, 460)] == [2640, 5280, 660, 1320]
+
+
+# session 60: the rule's mirror (GELU's launch where it differs from SiLU's), checked against rows worked by hand
+def _heavy_vec_per(d, rows, sms):
+    "GELU's (kVec, kPer) for a 16-bit row of d where session 60's rule differs from SiLU's, else None."
+    vec = next(v for v in (8, 4, 2, 1) if d % v == 0)
+    n = d // vec
+    if vec == 4 and 128 < n <= 512:   # one vector a thread: past SiLU's one-vector rows, to 64 x (24 x past 384)
+        return (4, 1) if (8 if n <= 256 else 6) * sms < rows <= (64 if n <= 384 else 24) * sms else None
+    if vec == 1 and 160 < d <= 512 and rows > 8 * sms:   # 8 bytes (4 elements) a thread, past SiLU's 5 x 256 x SMs
+        w = -(-d // 4)
+        t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
+        return (1, 4) if 4 * w >= 3 * t and 5 * 256 * sms < rows * t <= 24 * 256 * sms else None
+    return None
+
+def test_heavy_vec_per_examples():
+    # worked by hand, 132 SMs: 1540 = 385 quads, 24 x = 3168 rows; 772 = 193 quads, 64 x = 8448; 361 odd -> 91
+    # threads of 4 -> 96 a row: 5 x 256 x 132 / 96 = 1760 rows for SiLU, 24 x: 8448; 277 -> 70 of 96: not filled
+    assert _heavy_vec_per(1540, 3168, 132) == (4, 1) and _heavy_vec_per(1540, 3169, 132) is None
+    assert _heavy_vec_per(1540, 792, 132) is None and _heavy_vec_per(1540, 793, 132) == (4, 1)
+    assert _heavy_vec_per(772, 8448, 132) == (4, 1) and _heavy_vec_per(772, 1056, 132) is None
+    assert _heavy_vec_per(361, 1760, 132) is None and _heavy_vec_per(361, 2893, 132) == (1, 4)
+    assert _heavy_vec_per(361, 8448, 132) == (1, 4) and _heavy_vec_per(361, 8449, 132) is None
+    assert _heavy_vec_per(277, 2893, 132) is None and _heavy_vec_per(516 * 2, 4000, 132) is None
+
+
+
+# issue 19, session 60: a math-heavy activation (the built-in GELU, erf: `kMathHeavy` in its functor, from
+# op_jit.MATH_HEAVY) keeps one vector a thread for 16-bit rows of 129-512 4-element vectors to 64 x the SMs (24 x past
+# 384 vectors), and takes 8 bytes of each operand a thread for odd rows of 189-255 and 285-511 to 24 x 256 threads an
+# SM. Everywhere else GELU launches what SiLU launches. The kernel that ran is read off its name (vector width and
+# vectors a thread) with torch's profiler; rows on both sides of each bound; outputs and guards checked for every op.
+import re
+
+def _act_vec_per_ran(fn, *args, **kw):
+    "(kVec, kPer) of the gated kernel `fn(*args, **kw)` launched, and fn's result."
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        r = fn(*args, **kw); torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    hits = [m for n in names if (m := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, (\d+), (\d+)', n))]
+    assert len(hits) == 1, names
+    return (int(hits[0][1]), int(hits[0][2])), r
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', [161, 189, 225, 255, 257, 283, 285, 361, 389, 511, 516, 772, 1028, 1536 + 4, 1796, 2044])
+def test_act_heavy_narrow_rows(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    vec = next(v for v in (8, 4, 2, 1) if d % v == 0)
+    if vec == 4:
+        rows_list = [6 * sms + 1, 8 * sms + 1, 24 * sms, 24 * sms + 1, 64 * sms, 64 * sms + 1]
+    else:
+        w = -(-d // 4); t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
+        rows_list = [8 * sms + 1, 5 * 256 * sms // t + 1, 24 * 256 * sms // t, 24 * 256 * sms // t + 1]
+    x = torch.randn(max(rows_list), 2 * d + 8, device='cuda', dtype=dtype)[:, :2 * d]   # strided rows
+    for rows in sorted(set(rows_list)):
+        ran = {}
+        for name, (fn, act) in OPS.items():
+            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
+            ran[name], _ = _act_vec_per_ran(fn, x[:rows], out=buf[:rows, 8:8 + d])
+            ref = act(x[:rows, :d].double()) * x[:rows, d:].double()
+            torch.testing.assert_close(buf[:rows, 8:8 + d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
+            assert buf[:, :8].isnan().all() and buf[:, 8 + d:].isnan().all() and buf[rows].isnan().all(), (name, rows)
+        want = _heavy_vec_per(d, rows, sms)
+        assert ran['gelu'] == (want if want is not None else ran['silu']), (d, rows, ran, want)
+        assert ran['gelu_tanh'] == ran['silu'], (d, rows, ran)   # no trait: SiLU's rule
 
 
 def test_act_and_mul_rejects_cpu_input():

@@ -15,6 +15,7 @@ struct Silu {  // the library's SiLU body (flashinfer_nb.op_jit.ACTIVATIONS)
   static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); }
 };
 struct Gelu {  // and its GELU (erf) body: more math an element, so launch choices can rank differently (session 40)
+  static constexpr bool kMathHeavy = true;  // as the library's (op_jit.py; since session 60, ignored by older trees)
   static __device__ float apply(float x) { return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); }
 };
 struct GeluTanh {  // the library's GELU-tanh body (-DLIB_AB_GT_HELPER: the tree's flashinfer_nb::gelu_tanh, session 43)

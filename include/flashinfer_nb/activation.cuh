@@ -46,6 +46,14 @@ __device__ __forceinline__ float gelu_tanh(float x) {
 
 namespace act_detail {
 
+// An activation whose functor says `static constexpr bool kMathHeavy = true` (the built-in GELU, erf: about three
+// times SiLU's instructions an element) takes more threads for narrow rows past decode (the launcher, session 60);
+// a functor without the member is not heavy.
+template <typename Act, typename = void>
+struct math_heavy : std::false_type {};
+template <typename Act>
+struct math_heavy<Act, std::void_t<decltype(Act::kMathHeavy)>> : std::bool_constant<Act::kMathHeavy> {};
+
 constexpr int kThreads = 256;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
 
@@ -318,10 +326,23 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // SiLU -0.5 / +0.6 %); at 1000 rows x 770 and 1022 (4-byte vectors) SiLU and GELU-tanh -1.3 to -2.8 %, the rest
   // -0.7 to +7.7 %, hence 6 x, not 8 x.
   const int64_t narrow_rows = (d / vec >= 128 ? 8 : 7) * static_cast<int64_t>(sms);
-  const bool narrow_latency =
-      hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
-      (d / vec <= kThreads ? rows <= narrow_rows
-                           : sizeof(T) == 2 && d / vec <= 2 * kThreads && rows <= 6 * static_cast<int64_t>(sms));
+  // Session 60: an activation with several times SiLU's math an element (math_heavy: GELU, erf) keeps one vector a
+  // thread, one block of exactly the row, further out for 16-bit rows of 129-512 4-element vectors (516-2044 wide with
+  // d % 8 == 4): to 64 x the SMs up to 384 vectors, 24 x past. With 8 or 16 bytes a thread its narrow rows made one
+  // wave whose threads each waited on their loads and then ran 2-8 erf bodies in a row, the math after the bytes
+  // rather than beside them; FlashInfer's one element a thread over a grid of several waves hid it (GELU 2893 x 361
+  // 0.979x its time, H200 draw seed 94). H200, lib_ab, GELU both dtypes, outputs identical
+  // (NVIDIA_H200_lib_ab_gelu_heavy_s60.txt, ..._gelu_heavy_bounds_s60.txt): 1100-8192 rows x 516-1540 +1 to +12 %,
+  // 1796 -0.9 to +3.9 %; 2044 lost 1.5-4.3 % past 3000 rows at 64 x (so 24 x past 384 vectors). Rows of 128 vectors
+  // or fewer share blocks there instead (below; not measured with this rule, not changed).
+  constexpr bool kHeavy = math_heavy<Act>::value && sizeof(T) == 2;
+  const bool heavy_quads = kHeavy && vec == kMaxVec / 2 && d / vec > 128 && d / vec <= 2 * kThreads;
+  const int64_t latency_rows = heavy_quads        ? (d / vec <= 384 ? 64 : 24) * static_cast<int64_t>(sms)
+                               : d / vec <= kThreads ? narrow_rows
+                                                     : 6 * static_cast<int64_t>(sms);
+  const bool narrow_latency = hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
+                              (d / vec <= kThreads || (sizeof(T) == 2 && d / vec <= 2 * kThreads)) &&
+                              rows <= latency_rows;
   const bool one = hint != 0 ? hint_per == 1 : decode || narrow_latency;
   int per = one ? 1 : kMaxVec / vec;  // vectors per thread: 16 bytes of each operand
   // Past narrow_rows, 16-bit rows of at most 2 x kThreads narrow vectors take 8 bytes of each operand a thread (half
@@ -333,10 +354,17 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // 8000), hence the bound. After, against FlashInfer: GELU 1441 x 249 1.012-1.025x on the H100 (was 0.960), 1.06x on
   // the H200 (NVIDIA_H*_bench_odd_short_s46.txt). The H100 gains from 8 bytes further out (457-460 wide to 3500 rows,
   // where the H200 loses): NOTES.md, session 46.
-  if (sizeof(T) == 2 && hint == 0 && !decode && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
+  if (sizeof(T) == 2 && hint == 0 && !decode && !one && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
       d / vec <= 2 * kThreads) {
     const int64_t row_threads = shared_row_threads(ceil_div(d / vec, per / 2));  // at 8 bytes of each operand
-    if (rows * row_threads <= 5 * kThreads * static_cast<int64_t>(sms)) per /= 2;
+    // Session 60: a math-heavy activation's single-element rows (odd 161-512) take 8 bytes a thread to 24 x, where the
+    // row's threads at 4 elements each fill 3/4 of its warp-rounded block (odd 189-255 and 285-511): the math after
+    // one wave of loads again (above). H200, lib_ab, GELU both dtypes (same files): 1500-8192 rows +1 to +9.4 % at
+    // 193-511, -2.7 to -1.4 % at 289-301 x 5000-6000; rows that fill less (161-187, 257-283; 277: 70 of 96 threads)
+    // -7 to +6 %, so not them.
+    const bool heavy_singles =
+        kHeavy && vec == 1 && d > 160 && 4 * ceil_div(int64_t{d}, int64_t{per / 2}) >= 3 * row_threads;
+    if (rows * row_threads <= (heavy_singles ? 24 : 5) * kThreads * static_cast<int64_t>(sms)) per /= 2;
   }
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
   // a short row gets a block no wider than it (rounded to a warp) rather than 256 mostly idle threads
