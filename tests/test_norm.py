@@ -710,6 +710,15 @@ def _packed_group_ran(names, fused):
         if (m := re.search(rf'RMSNormKernel<[^,<>()]+, ([12]), \d+, (\d+), {kf},', n)): return int(m.group(2))
     return 0
 
+def _warp_rows(fused, d, v, rows, sms):
+    "norm_peeled.cuh's warp-rows rule (session 60): rows on 2-byte boundaries (v == 1) of 513-1023 (the fused op 800), many rows."
+    return v == 1 and 513 <= d <= (800 if fused else 1023) and rows > (15 if d <= 800 else 30) * sms
+
+def _warp_rows_ran(names, fused):
+    "Whether the op's pieces kernel at one warp a row (RMSNormPiecesWarpRowsKernel, 4 chunks a lane) ran."
+    kf = '(true|1)' if fused else '(false|0)'
+    return any(re.search(rf'RMSNormPiecesWarpRowsKernel<[^,<>()]+, {kf}, 4>', n) for n in names)
+
 # Narrower rows reach it past 8-16 x the SMs (the one-wave and short-row ranges keep the peeled kernel's decode choice),
 # from 64 wide (norm_peeled.cuh's kPiecesMinD; until session 57 bf16 from 1000): both sides of each bound. Since session
 # 59 rows up to 512 wide take packed groups there instead (_packed_group).
@@ -721,11 +730,12 @@ def test_rmsnorm_narrow_odd_rows_bound(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     rows = 16 * sms + 1
     x = torch.randn(rows, d, device='cuda', dtype=dtype)
-    packed = _packed_group(False, d, 1, rows, sms)
+    packed, warp = _packed_group(False, d, 1, rows, sms), _warp_rows(False, d, 1, rows, sms)
     for pad, o in ((16, 0), (8, 1), (16, 7)):
         names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
-        assert _odd_pieces_ran(names, fused=False) == (d >= 64 and not packed), (rows, d, pad, o, names)
+        assert _odd_pieces_ran(names, fused=False) == (d >= 64 and not packed and not warp), (rows, d, pad, o, names)
         assert _packed_group_ran(names, fused=False) == packed, (rows, d, pad, o, names)
+        assert _warp_rows_ran(names, fused=False) == warp, (rows, d, pad, o, names)
 
 
 # issue 19, session 55: the fused op's short rows (1025-2048 wide) on 2-, 4- or 8-byte boundaries past the one-wave rows
@@ -785,6 +795,7 @@ def _fused_pieces_expect(d, o, rows, sms, dtype):
     while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
     latency = _peeled_latency(d, rows, sms)
     if _packed_group(True, d, v, rows, sms): route = None   # packed groups (session 59) come first
+    elif _warp_rows(True, d, v, rows, sms): route = None    # one warp a row (session 60)
     elif v == 1: route = None if latency else 'odd'   # the peeled kernel's rule sends its late-weight rows on (kOdd)
     elif v < 8 and d > 1024 and rows > 4 * sms and (v == 2 or rows > 48 * sms or d >= 4096): route = 'pieces'
     elif v == 2 and 512 < d <= 1024 and rows > 4 * sms and rows * d > 1 << 20: route = 'pieces'   # session 57
@@ -869,6 +880,7 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
     if v == 8 or d > 16384: return None
     if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
         if (_peeled_latency(d, rows, sms) and (d + 7) // 8 + 1 <= 2048) or d < 64: return None
+        if _warp_rows(False, d, v, rows, sms): return None   # one warp a row (session 60)
     else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
         twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
         if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None
@@ -1011,6 +1023,27 @@ def test_packed_single_rows(dtype):
             x, r = (torch.randn(rows, d, device='cuda', dtype=dtype) for _ in range(2))
             _check_rms_in_guards(w, x, 8, 1)
             _check_fused_in_guards(w, x, r, 8, 1)
+
+
+# issue 19, session 60: rows on 2-byte boundaries (odd widths, views an element off) of 513-1023 wide (the fused op to
+# 800) take the pieces kernel at one warp a row, 4 rows a block, past 15 x the SMs (rmsnorm's 801-1023 past 30 x):
+# norm_peeled.cuh's launch_pieces_warp_rows. Widths at both ends and across 800, rows on both sides of each bound and a
+# last block 1-3 rows full, views 0-7 elements into guarded rows (every head length), the residual bit for bit; the
+# profiler says which kernel ran.
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [511, 513, 515, 641, 799, 800, 801, 999, 1022, 1023, 1025])
+def test_odd_rows_warp_rows(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in sorted({15 * sms, 15 * sms + 1, 15 * sms + 2, 30 * sms, 30 * sms + 3, 64 * sms + 1}):
+        x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
+        for pad, o in ((16, 0), (16, 1), (8, 2), (8, 7)):
+            v = 1 if d % 2 or o % 2 else 2
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
+            assert _warp_rows_ran(names, fused=False) == _warp_rows(False, d, v, rows, sms), (rows, d, pad, o, names)
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
+            assert _warp_rows_ran(names, fused=True) == _warp_rows(True, d, v, rows, sms), (rows, d, pad, o, names)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,

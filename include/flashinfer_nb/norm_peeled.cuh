@@ -279,14 +279,17 @@ __device__ __forceinline__ void store_piece(T* q, const W& w) {
   if constexpr (kOdd) *reinterpret_cast<unsigned short*>(q) = static_cast<unsigned short>(*reinterpret_cast<const unsigned*>(&w));
   else *reinterpret_cast<W*>(q) = w;
 }
-template <typename T, bool kFit, bool kFused = true, bool kOdd = false, int kVPT = 4>
-__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
+// kWarpRows: one warp a row, blockDim.y rows a block (blockDim.x = 32), the row's sum a warp's alone (no barrier: a
+// warp past the last row returns at once); RMSNormPiecesWarpRowsKernel, see launch_pieces_warp_rows.
+template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT, bool kWarpRows>
+__device__ __forceinline__ void pieces_rows(const NormParams& p) {
   static_assert(sizeof(T) == 2, "16-bit types");
-  static_assert(kVPT == 2 || kVPT == 4, "whole chunks a thread");
+  static_assert(kVPT == 2 || kVPT == 4 || (kWarpRows && kVPT == 8), "whole chunks a thread");
   using V = VecN<T, 8>;
   using W = VecN<T, 2>;
-  const int lane = threadIdx.x, group = blockDim.x;
-  const int64_t row = blockIdx.x;
+  const int lane = threadIdx.x, group = kWarpRows ? 32 : blockDim.x;
+  const int64_t row = kWarpRows ? static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y : blockIdx.x;
+  if (kWarpRows && row >= p.rows) return;
   const int d = p.d;
   const T* xrow = static_cast<const T*>(p.input) + row * p.in_stride;
   T* rrow = kFused ? static_cast<T*>(p.residual) + row * p.res_stride : nullptr;
@@ -308,7 +311,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   const int s = static_cast<int>(reinterpret_cast<uintptr_t>(xrow + head) % 128 / 16);
   auto slot_ok = [&](int f) { return kFit || f < m; };
   auto chunk_of = [&](int f, int k) { return k == 0 && f < s ? f - s + m : f - s; };
-  if (blockIdx.x < kPrefetchBlocks) {  // the late weight into L2
+  if (blockIdx.x < kPrefetchBlocks && (!kWarpRows || threadIdx.y == 0)) {  // the late weight into L2
 #pragma unroll
     for (int k = 0; k < kVPT; ++k) {
       const int c = lane + k * group;
@@ -355,7 +358,7 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
   }
   ss += ss_odd;
   ss = warp_sum(ss);
-  ss = sum_warp_partials(ss);
+  if constexpr (!kWarpRows) ss = sum_warp_partials(ss);
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 
   // chunk c's weights: elements head + 8c ... + 7 (inside the weight: the chunk is inside the row)
@@ -405,6 +408,15 @@ __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParam
       out[c] = *reinterpret_cast<const uint4*>(&o);
     }
   }
+}
+
+template <typename T, bool kFit, bool kFused = true, bool kOdd = false, int kVPT = 4>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
+  pieces_rows<T, kFit, kFused, kOdd, kVPT, false>(p);
+}
+template <typename T, bool kFused, int kVPT>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesWarpRowsKernel(const NormParams p) {
+  pieces_rows<T, false, kFused, true, kVPT, true>(p);
 }
 
 // Whether every row of x, the residual and out sits at the same offset in its 16-byte chunk (and the weight on one):
@@ -548,6 +560,15 @@ int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
   if (p.d > kPiecesWideD && p.rows > (kFused ? kPiecesWideWaves : kPiecesRmsWideWaves) * wave4) return 4;
   return 2;
 }
+// Rows on 2-byte boundaries of one warp's chunks (kVPT x 32 whole chunks at most: 4 a lane up to 1023 wide; 8, to 2047,
+// compiles but lost, see dispatch_peeled), kRows rows a block: one block a row left the block scheduler's rate the limit
+// at many rows (dispatch_peeled).
+constexpr int kWarpRowsMinD = 513, kWarpRowsMaxD = 1023;
+template <typename T, bool kFused, int kVPT, int kRows>
+cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
+  const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(32, kRows);
+  return launch_kernel(RMSNormPiecesWarpRowsKernel<T, kFused, kVPT>, g, b, stream, p.pdl, p);
+}
 // The pieces kernel's launch at pieces_vpt chunks a thread.
 template <typename T, bool kFused, bool kOdd>
 cudaError_t launch_pieces(const NormParams& p, int sms, bool fit2, bool fit4, cudaStream_t stream) {
@@ -607,6 +628,19 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // Session 57: both ops' odd rows from kPiecesMinD (above, with the measurements).
   const bool late = (vpt == 4 || (!kFused && vpt == 8) || (kFused && vpt == 2 && !latency)) && !early && vpt_hint == 0 &&
                     weight_hint < 0;
+  // Session 60: rows of 513-1023 (64-128 whole chunks: one warp's 4 a lane) past many rows, one warp a row and 4 rows
+  // a block (launch_pieces_warp_rows), not one block a row of 1-2 warps: the block scheduler's rate had been the limit,
+  // 82.3 us at 65536 rows at every such width, both ops (Nsight Compute, session 59: achieved occupancy 24.5 %, DRAM
+  // 29 %). H200, lib_ab, both dtypes, outputs within an ulp (a few in 10^4 round the other way: the sums split
+  // differently; NVIDIA_H200_lib_ab_odd_warp_rows_s60.txt), 300-65536 rows x 513-2047 odd, 4 or 8 rows a block against
+  // main: rmsnorm 513-769 +2 to +11 % at 2000 rows, +11 to +29 % at 4000, up to +110 % at 65536 (513); 897-1023 -2 to +6 %
+  // at 2000-8192 rows, +5 to +18 % from 16384; the fused op (more bytes a row) 513-769 +0.5 to +6 % at 2000-8192, +3 to
+  // +15 % from 16384, 897-1023 -2 to +1 % past 4000; both lost 1-9 % at 300-1000 rows, and 1025-2047 (8 chunks a lane)
+  // lost at most row counts (-26 to +15 %). 4 rows a block beat 8 by 0-5 % from 16384 rows. So: 513-800 past 15 x the
+  // SMs (both ops), rmsnorm's 801-1023 past 30 x.
+  if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d >= kWarpRowsMinD && p.d <= (kFused ? 800 : kWarpRowsMaxD) &&
+      p.rows > (p.d <= 800 ? 15 : 30) * sm64)
+    return launch_pieces_warp_rows<T, kFused, 4, 4>(p, stream);
   if (late && p.d >= kPiecesMinD && p.d <= kPiecesMaxD)
     return launch_pieces<T, kFused, true>(p, sms, false, false, stream);
   if constexpr (kFused) {

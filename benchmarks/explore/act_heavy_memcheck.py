@@ -1,0 +1,38 @@
+"""GELU's narrow rows under session 60's rule (activation.cuh, kMathHeavy: one vector a thread for 4-element rows of
+129-512 vectors to 64 / 24 x the SMs, 8 bytes a thread for odd rows to 24 x 256 threads an SM) as a compute-sanitizer
+memcheck workload. Every tensor is its exact size with PYTORCH_NO_CUDA_MEMORY_CACHING=1, so a read or write past the
+last row's end is outside the allocation; each output is compared with float64 torch:
+
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 compute-sanitizer --tool memcheck --print-limit 20 \\
+        python3 benchmarks/explore/act_heavy_memcheck.py [--dtype bfloat16]
+
+The widths and row counts of tests/test_activation.py's test_act_heavy_narrow_rows (both sides of every bound).
+Prints `N shapes checked`.
+"""
+import argparse, sys
+from pathlib import Path
+import torch, torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from flashinfer_nb.activation import gelu_and_mul
+
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
+a = ap.parse_args()
+dt = getattr(torch, a.dtype)
+sms = torch.cuda.get_device_properties(0).multi_processor_count
+n = 0
+for d in (161, 189, 225, 255, 257, 283, 285, 361, 389, 511, 516, 772, 1028, 1540, 1796, 2044):
+    if d % 4 == 0:
+        rows_list = [6 * sms + 1, 8 * sms + 1, 24 * sms, 24 * sms + 1, 64 * sms, 64 * sms + 1]
+    else:
+        w = -(-d // 4); t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
+        rows_list = [8 * sms + 1, 5 * 256 * sms // t + 1, 24 * 256 * sms // t, 24 * 256 * sms // t + 1]
+    for rows in sorted(set(rows_list)):
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+        out = gelu_and_mul(x)
+        ref = F.gelu(x[:, :d].double()) * x[:, d:].double()
+        torch.testing.assert_close(out.double(), ref, rtol=4e-3, atol=2e-3)
+        n += 1
+torch.cuda.synchronize()
+print(n, 'shapes checked')
