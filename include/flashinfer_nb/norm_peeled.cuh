@@ -563,7 +563,9 @@ int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
 // Rows on 2-byte boundaries of one warp's chunks (kVPT x 32 whole chunks at most: 4 a lane up to 1023 wide; 8, to 2047,
 // compiles but lost, see dispatch_peeled), kRows rows a block: one block a row left the block scheduler's rate the limit
 // at many rows (dispatch_peeled).
-constexpr int kWarpRowsMinD = 513, kWarpRowsMaxD = 1023;
+// The rule's bounds (dispatch_peeled): widths 513-1023 (the fused op's to 800), past 15 x the SMs (30 x past 800).
+constexpr int kWarpRowsMinD = 513, kWarpRowsMaxD = 1023, kWarpRowsFusedMaxD = 800;
+constexpr int kWarpRowsFromSms = 15, kWarpRowsWideFromSms = 30;
 template <typename T, bool kFused, int kVPT, int kRows>
 cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(32, kRows);
@@ -633,13 +635,15 @@ cudaError_t dispatch_peeled(NormParams p, int vpt_hint, int sms, cudaStream_t st
   // 82.3 us at 65536 rows at every such width, both ops (Nsight Compute, session 59: achieved occupancy 24.5 %, DRAM
   // 29 %). H200, lib_ab, both dtypes, outputs within an ulp (a few in 10^4 round the other way: the sums split
   // differently; NVIDIA_H200_lib_ab_odd_warp_rows_s60.txt), 300-65536 rows x 513-2047 odd, 4 or 8 rows a block against
-  // main: rmsnorm 513-769 +2 to +11 % at 2000 rows, +11 to +29 % at 4000, up to +110 % at 65536 (513); 897-1023 -2 to +6 %
-  // at 2000-8192 rows, +5 to +18 % from 16384; the fused op (more bytes a row) 513-769 +0.5 to +6 % at 2000-8192, +3 to
-  // +15 % from 16384, 897-1023 -2 to +1 % past 4000; both lost 1-9 % at 300-1000 rows, and 1025-2047 (8 chunks a lane)
-  // lost at most row counts (-26 to +15 %). 4 rows a block beat 8 by 0-5 % from 16384 rows. So: 513-800 past 15 x the
-  // SMs (both ops), rmsnorm's 801-1023 past 30 x.
-  if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d >= kWarpRowsMinD && p.d <= (kFused ? 800 : kWarpRowsMaxD) &&
-      p.rows > (p.d <= 800 ? 15 : 30) * sm64)
+  // main: rmsnorm 513-769 +0.5 to +11 % at 2000 rows, +11 to +29 % at 4000, up to +110 % at 65536 (513); 897-1023 -2
+  // to +15 % at 2000-8192 rows, +5 to +32 % from 16384; the fused op (more bytes a row) 513-769 -0.8 to +6 % at
+  // 2000-8192, +1.7 to +15.5 % from 16384, 897-1023 -2 to +1 % past 4000; both -9 to +5 % at 300-1000 rows, and 1025-2047
+  // (8 chunks a lane) lost at most row counts (-26 to +15 %). 4 rows a block beat 8 by 0-5 % from 16384 rows. So: 513-800
+  // past 15 x the SMs (both ops), rmsnorm's 801-1023 past 30 x (..._final_s60.txt: on other widths and rows rmsnorm
+  // -2.5 to +89 %, the fused op -2.1 to +10 %).
+  if (vpt_hint == 0 && weight_hint < 0 && sms > 0 && p.d >= kWarpRowsMinD &&
+      p.d <= (kFused ? kWarpRowsFusedMaxD : kWarpRowsMaxD) &&
+      p.rows > (p.d <= kWarpRowsFusedMaxD ? kWarpRowsFromSms : kWarpRowsWideFromSms) * sm64)
     return launch_pieces_warp_rows<T, kFused, 4, 4>(p, stream);
   if (late && p.d >= kPiecesMinD && p.d <= kPiecesMaxD)
     return launch_pieces<T, kFused, true>(p, sms, false, false, stream);
