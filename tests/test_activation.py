@@ -427,6 +427,16 @@ def test_custom_activation_bodies_never_share_a_source(tmp_path, monkeypatch):
     assert a.content_key()[0] != b.content_key()[0]
     assert gen_act_and_mul_module('mine', 'return x;', context=ctx).sources == a.sources   # same text, same file
 
+def test_math_heavy_functor(tmp_path, monkeypatch):
+    "The built-in GELU's functor says kMathHeavy (session 60), SiLU's and a body of your own do not unless asked; a key apart."
+    monkeypatch.setenv('FLASHINFER_NB_WORKSPACE_BASE', str(tmp_path))
+    ctx = CompilationContext('9.0a')
+    heavy = lambda spec: 'static constexpr bool kMathHeavy = true;' in spec.sources[0].read_text()
+    assert heavy(gen_act_and_mul_module('gelu', context=ctx)) and not heavy(gen_act_and_mul_module('silu', context=ctx))
+    mine, mine_heavy = (gen_act_and_mul_module('mine', 'return x;', context=ctx, math_heavy=h) for h in (None, True))
+    assert not heavy(mine) and heavy(mine_heavy) and mine.content_key()[0] != mine_heavy.content_key()[0]
+    assert not heavy(gen_act_and_mul_module('gelu', context=ctx, math_heavy=False))
+
 
 def test_act_enable_pdl_argument():
     import inspect
