@@ -356,14 +356,15 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // where the H200 loses): NOTES.md, session 46.
   if (sizeof(T) == 2 && hint == 0 && !decode && !one && rows > narrow_rows && vec < kMaxVec && sms > 0 &&
       d / vec <= 2 * kThreads) {
-    const int64_t row_threads = shared_row_threads(ceil_div(d / vec, per / 2));  // at 8 bytes of each operand
+    const int64_t half_work = ceil_div(d / vec, per / 2);  // threads a row needs at 8 bytes of each operand
+    const int64_t row_threads = shared_row_threads(half_work);
     // Session 60: a math-heavy activation's single-element rows (odd 161-512) take 8 bytes a thread to 24 x, where the
     // row's threads at 4 elements each fill 3/4 of its warp-rounded block (odd 189-255 and 285-511): the math after
     // one wave of loads again (above). H200, lib_ab, GELU both dtypes (same files): 1500-8192 rows +1 to +9.4 % at
     // 193-511, -2.7 to -1.4 % at 289-301 x 5000-6000; rows that fill less (161-187, 257-283; 277: 70 of 96 threads)
     // -7 to +6 %, so not them.
     const bool heavy_singles =
-        kHeavy && vec == 1 && d > 160 && 4 * ceil_div(int64_t{d}, int64_t{per / 2}) >= 3 * row_threads;
+        kHeavy && vec == 1 && d > 160 && 4 * half_work >= 3 * row_threads;
     if (rows * row_threads <= (heavy_singles ? 24 : 5) * kThreads * static_cast<int64_t>(sms)) per /= 2;
   }
   const int64_t work = ceil_div(d / vec, per);       // threads a row needs
