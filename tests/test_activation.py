@@ -267,6 +267,12 @@ def test_act_shared_wider_rows(dtype):
                 assert _act_in_guards(fn, act, rows, d, dtype), (name, d, rows, 'wrote outside its rows')
 
 
+def _row_threads(work):
+    "The threads a row of `work` threads' work gets where rows share a block (the launcher's shared_row_threads)."
+    return 1 << (work - 1).bit_length() if work <= 32 else -(-work // 32) * 32
+
+
+
 # issue 19, session 46: short rows of narrow vectors (16-bit). Rows of 257-512 narrow vectors (313, 457: single
 # elements; 770, 1022: 2-element vectors; 1540, 2044: 4-element) take one block of exactly their vectors from past decode
 # to 6 x the SMs, then a block of 64-128 threads a row. Past the narrow rows' bound (7 or 8 x the SMs) rows of at most
@@ -276,9 +282,7 @@ def test_act_shared_wider_rows(dtype):
 def _half_bytes_bound(d, sms):
     "The last row count at which a 16-bit row of d takes 8 bytes of each operand a thread (the launcher's rule)."
     vec = next(v for v in (8, 4, 2, 1) if d % v == 0)
-    half_work = -(-(d // vec) // (8 // vec // 2))
-    row_threads = 1 << (half_work - 1).bit_length() if half_work <= 32 else -(-half_work // 32) * 32
-    return 5 * 256 * sms // row_threads
+    return 5 * 256 * sms // _row_threads(-(-(d // vec) // (8 // vec // 2)))
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
@@ -306,10 +310,17 @@ def _heavy_vec_per(d, rows, sms):
     if vec == 4 and 128 < n <= 512:   # one vector a thread: past SiLU's one-vector rows, to 64 x (24 x past 384)
         return (4, 1) if (8 if n <= 256 else 6) * sms < rows <= (64 if n <= 384 else 24) * sms else None
     if vec == 1 and 160 < d <= 512 and rows > 8 * sms:   # 8 bytes (4 elements) a thread, past SiLU's 5 x 256 x SMs
-        w = -(-d // 4)
-        t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
+        w = -(-d // 4); t = _row_threads(w)
         return (1, 4) if 4 * w >= 3 * t and 5 * 256 * sms < rows * t <= 24 * 256 * sms else None
     return None
+
+HEAVY_WIDTHS = (161, 189, 225, 255, 257, 283, 285, 361, 389, 511, 516, 772, 1028, 1536 + 4, 1796, 2044)
+
+def _heavy_rows(d, sms):
+    "Row counts on both sides of each of the rule's bounds for a 16-bit row of d (the GPU test's and the memcheck's)."
+    if d % 4 == 0: return sorted({6 * sms + 1, 8 * sms + 1, 24 * sms, 24 * sms + 1, 64 * sms, 64 * sms + 1})
+    t = _row_threads(-(-d // 4))
+    return sorted({8 * sms + 1, 5 * 256 * sms // t + 1, 24 * 256 * sms // t, 24 * 256 * sms // t + 1})
 
 def test_heavy_vec_per_examples():
     # worked by hand, 132 SMs: 1540 = 385 quads, 24 x = 3168 rows; 772 = 193 quads, 64 x = 8448; 361 odd -> 91
@@ -330,10 +341,10 @@ def test_heavy_vec_per_examples():
 # vectors a thread) with torch's profiler; rows on both sides of each bound; outputs and guards checked for every op.
 import re
 
-def _act_vec_per_ran(fn, *args, **kw):
-    "(kVec, kPer) of the gated kernel `fn(*args, **kw)` launched, and fn's result."
+def _act_vec_per_ran(call):
+    "(kVec, kPer) of the one gated kernel `call()` launched, and call's result."
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        r = fn(*args, **kw); torch.cuda.synchronize()
+        r = call(); torch.cuda.synchronize()
     names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
     hits = [m for n in names if (m := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, (\d+), (\d+)', n))]
     assert len(hits) == 1, names
@@ -341,24 +352,14 @@ def _act_vec_per_ran(fn, *args, **kw):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize('d', [161, 189, 225, 255, 257, 283, 285, 361, 389, 511, 516, 772, 1028, 1536 + 4, 1796, 2044])
+@pytest.mark.parametrize('d', HEAVY_WIDTHS)
 def test_act_heavy_narrow_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    vec = next(v for v in (8, 4, 2, 1) if d % v == 0)
-    if vec == 4:
-        rows_list = [6 * sms + 1, 8 * sms + 1, 24 * sms, 24 * sms + 1, 64 * sms, 64 * sms + 1]
-    else:
-        w = -(-d // 4); t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
-        rows_list = [8 * sms + 1, 5 * 256 * sms // t + 1, 24 * 256 * sms // t, 24 * 256 * sms // t + 1]
-    x = torch.randn(max(rows_list), 2 * d + 8, device='cuda', dtype=dtype)[:, :2 * d]   # strided rows
-    for rows in sorted(set(rows_list)):
+    for rows in _heavy_rows(d, sms):
         ran = {}
-        for name, (fn, act) in OPS.items():
-            buf = torch.full((rows + 1, d + 16), float('nan'), device='cuda', dtype=dtype)
-            ran[name], _ = _act_vec_per_ran(fn, x[:rows], out=buf[:rows, 8:8 + d])
-            ref = act(x[:rows, :d].double()) * x[:rows, d:].double()
-            torch.testing.assert_close(buf[:rows, 8:8 + d].double(), ref, rtol=RTOL[dtype], atol=2e-3)
-            assert buf[:, :8].isnan().all() and buf[:, 8 + d:].isnan().all() and buf[rows].isnan().all(), (name, rows)
+        for name, (fn, act) in OPS.items():   # strided input rows, out between poisoned guards (_act_in_guards)
+            ran[name], guards = _act_vec_per_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
+            assert guards, (name, d, rows, 'wrote outside its rows')
         want = _heavy_vec_per(d, rows, sms)
         assert ran['gelu'] == (want if want is not None else ran['silu']), (d, rows, ran, want)
         assert ran['gelu_tanh'] == ran['silu'], (d, rows, ran)   # no trait: SiLU's rule

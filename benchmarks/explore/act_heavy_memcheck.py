@@ -15,6 +15,7 @@ import torch, torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from flashinfer_nb.activation import gelu_and_mul
+from tests.test_activation import HEAVY_WIDTHS, _heavy_rows
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
@@ -22,13 +23,8 @@ a = ap.parse_args()
 dt = getattr(torch, a.dtype)
 sms = torch.cuda.get_device_properties(0).multi_processor_count
 n = 0
-for d in (161, 189, 225, 255, 257, 283, 285, 361, 389, 511, 516, 772, 1028, 1540, 1796, 2044):
-    if d % 4 == 0:
-        rows_list = [6 * sms + 1, 8 * sms + 1, 24 * sms, 24 * sms + 1, 64 * sms, 64 * sms + 1]
-    else:
-        w = -(-d // 4); t = -(-w // 32) * 32 if w > 32 else 1 << (w - 1).bit_length()
-        rows_list = [8 * sms + 1, 5 * 256 * sms // t + 1, 24 * 256 * sms // t, 24 * 256 * sms // t + 1]
-    for rows in sorted(set(rows_list)):
+for d in HEAVY_WIDTHS:
+    for rows in _heavy_rows(d, sms):
         x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
         out = gelu_and_mul(x)
         ref = F.gelu(x[:, :d].double()) * x[:, d:].double()
