@@ -881,6 +881,7 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
     if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
         if (_peeled_latency(d, rows, sms) and (d + 7) // 8 + 1 <= 2048) or d < 64: return None
         if _warp_rows(False, d, v, rows, sms): return None   # one warp a row (session 60)
+        if _two_warp_rows(d, v, rows, sms): return None      # two warps a row (session 61)
     else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
         twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
         if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None
@@ -1044,6 +1045,52 @@ def test_odd_rows_warp_rows(d, dtype):
             assert _warp_rows_ran(names, fused=False) == _warp_rows(False, d, v, rows, sms), (rows, d, pad, o, names)
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, pad, o))
             assert _warp_rows_ran(names, fused=True) == _warp_rows(True, d, v, rows, sms), (rows, d, pad, o, names)
+
+
+# issue 19, session 61: rmsnorm's rows of 1025-2048 two warps a row, two rows a block (norm.cuh's two_warp_rows): 2- and
+# 4-element rows past 15 x the SMs, 16-byte rows past 18 x (wider than 1536 up to 48 x), odd rows (views an element off
+# too) up to 1151 past 48 x. 16-byte rows run the packed vector kernel in groups of 64 threads
+# (RMSNormKernel<T, 8, 4, 64, ...>), the others the pieces kernel (RMSNormPiecesTwoWarpRowsKernel). Widths on both sides
+# of each width bound and of every class, rows on both sides of every row bound with odd counts (the last block's second
+# row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
+# read off its name. A shape with a tuned entry (the H200's 1536 and 2048 at 4097-8192 rows) runs the entry's choice.
+def _two_warp_rows(d, v, rows, sms):
+    "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
+    if not 1025 <= d <= 2048: return False
+    if v == 1: return d <= 1151 and rows > 48 * sms
+    if v < 8: return rows > 15 * sms
+    return rows > 18 * sms and (d <= 1536 or rows <= 48 * sms)
+
+def _rms_tuned_hint(d, rows, dtype):
+    "The tuned table's hint for rmsnorm at rows x d on this GPU (flashinfer_nb/tuning_db.json; 0: the rule decides)."
+    from flashinfer_nb.norm import _module
+    return _module().norm_tuned_hint(torch.cuda.current_device(), 1 if dtype == torch.bfloat16 else 0, False, d, rows)
+
+def _two_warp_rows_ran(names):
+    "Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel) or the 16-byte packed groups of 64."
+    return any('RMSNormPiecesTwoWarpRowsKernel<' in n or re.search(r'RMSNormKernel<[^,<>()]+, 8, 4, 64, (false|0),', n)
+               for n in names)
+
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1032, 1151, 1153, 1536, 1544, 2046, 2047, 2048, 2050, 2056])
+def test_rmsnorm_two_warp_rows(d, dtype):
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    seen = set()
+    for rows in sorted({15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
+        x = torch.randn(rows, d, device='cuda', dtype=dtype)
+        for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
+            v = 8
+            while d % v or o % v: v //= 2      # the rows' vector class (pad keeps it)
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
+            want = _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0   # a tuned shape: its entry
+            assert _two_warp_rows_ran(names) == want, (rows, d, pad, o, names)
+            seen.add(want)
+    # both sides of a bound ran, except where no class takes the rows (odd rows past 1151, widths outside 1025-2048)
+    assert seen == ({False} if d in (1024, 1153, 2047, 2050, 2056) else {True, False}), (d, seen)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,

@@ -4,13 +4,15 @@ bit) but without its profiler (CUPTI beside the sanitizer). Every tensor is its 
 PYTORCH_NO_CUDA_MEMORY_CACHING=1, so a read past a row's last element is a read outside the allocation:
 
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 compute-sanitizer --tool memcheck --print-limit 20 \\
-        python3 benchmarks/explore/packed_memcheck.py pairs|singles|warprows [--dtype bfloat16]
+        python3 benchmarks/explore/packed_memcheck.py pairs|singles|warprows|twowarp [--dtype bfloat16]
 
 pairs: 2- and 4-element rows 2-1026 wide at rows on both sides of every bound (4-96 x the SMs) and views 2 or 4
 elements into 8-element rows; singles: odd rows 1-513 wide at 1 and 3 rows and on both sides of every bound (2-96 x)
 and views one element in; warprows (session 60: norm_peeled.cuh's pieces kernel at one warp a row, 4 rows a block) odd
-rows 513-1023 and views an element into even ones, on both sides of 15 and 30 x the SMs and with a part-full last block.
-Prints `pairs|singles|warprows N shapes checked`.
+rows 513-1023 and views an element into even ones, on both sides of 15 and 30 x the SMs and with a part-full last block;
+twowarp (session 61: rmsnorm's rows of 1025-2048 two warps a row, two rows a block, norm.cuh's two_warp_rows) rows of
+every class on both sides of 15, 18 and 48 x the SMs, odd row counts (the last block's second row dead: it reads the
+last row and stores nothing), views 1, 2 and 4 elements in. Prints `pairs|singles|warprows|twowarp N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -20,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.test_norm import _check_norms_in_guards, _check_rms_in_guards, _check_fused_in_guards
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-ap.add_argument('which', choices=['pairs', 'singles', 'warprows'])
+ap.add_argument('which', choices=['pairs', 'singles', 'warprows', 'twowarp'])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
 a = ap.parse_args()
 dt = getattr(torch, a.dtype)
@@ -33,6 +35,10 @@ elif a.which == 'warprows':
     rows_list = sorted({15 * sms + 1, 15 * sms + 2, 30 * sms + 1, 30 * sms + 3, 20003})
     widths = (513, 515, 641, 799, 801, 999, 1023)
     views = ((514, 1), (800, 1), (1022, 1))
+elif a.which == 'twowarp':
+    rows_list = sorted({15 * sms + 1, 18 * sms + 1, 48 * sms + 1, 20003})
+    widths = (1025, 1026, 1028, 1032, 1151, 1290, 1536, 1544, 2046, 2048)
+    views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
 else:
     rows_list = sorted({1, 3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
     widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513)
@@ -44,8 +50,11 @@ for d in widths:
         _check_norms_in_guards(w, rows, 8); n += 1
 for d, o in views:
     w = torch.randn(d, device='cuda', dtype=dt)
-    for rows in ((8, 2 * sms + 1, 12 * sms + 1, 34 * sms + 1, 64 * sms + 1, 20003) if a.which != 'warprows' else rows_list):
+    for rows in ((8, 2 * sms + 1, 12 * sms + 1, 34 * sms + 1, 64 * sms + 1, 20003)
+                 if a.which not in ('warprows', 'twowarp') else rows_list):
         x, r = (torch.randn(rows, d, device='cuda', dtype=dt) for _ in range(2))
-        _check_rms_in_guards(w, x, 8, o); _check_fused_in_guards(w, x, r, 8, o); n += 1
+        _check_rms_in_guards(w, x, 8, o)
+        if a.which != 'twowarp': _check_fused_in_guards(w, x, r, 8, o)
+        n += 1
 torch.cuda.synchronize()
 print(a.which, n, 'shapes checked')

@@ -42,6 +42,18 @@ inline int packed_pairs_group(bool fused, int d, int64_t rows, int64_t sms) {
   if (pairs <= 256) return rows > 32 * sms ? 32 : rows > (fused ? 4 : 12) * sms ? 64 : 0;
   return rows > (fused ? 34 : pairs <= 400 ? 18 : 96) * sms ? 64 : 0;
 }
+// rmsnorm's 16-bit rows of 1025-2048 two warps a row, kTwoWarpRowsRows rows a block (session 61, dispatch): whether
+// rows of `d` elements in vectors of `vec` (8: 16-byte rows; 2, 4; 1: odd rows) take them on `sms` SMs. 2- and
+// 4-element rows past 15 x the SMs; 16-byte rows past 18 x (those wider than kTwoWarpRowsWideD up to 48 x); odd rows up
+// to kTwoWarpRowsOddMaxD past 48 x. The whole rule, widths too.
+constexpr int kTwoWarpRowsMinD = 1025, kTwoWarpRowsMaxD = 2048, kTwoWarpRowsWideD = 1536, kTwoWarpRowsOddMaxD = 1151;
+constexpr int kTwoWarpRowsRows = 2;
+inline bool two_warp_rows(int vec, int d, int64_t rows, int64_t sms) {
+  if (sms <= 0 || d < kTwoWarpRowsMinD || d > kTwoWarpRowsMaxD) return false;
+  if (vec == 1) return d <= kTwoWarpRowsOddMaxD && rows > 48 * sms;
+  if (vec < 8) return rows > 15 * sms;
+  return rows > 18 * sms && (d <= kTwoWarpRowsWideD || rows <= 48 * sms);
+}
 inline int packed_singles_group(bool fused, int d, int64_t rows, int64_t sms) {
   if (d > (fused ? kPackedSinglesFusedMaxD : kPackedSinglesMaxD)) return 0;
   if (!fused) return rows > (d <= 128 ? 0 : d <= 192 ? 2 : d <= 256 ? 8 : 4) * sms ? 32 : 0;
@@ -414,6 +426,17 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
       if (group == 64) {
         if (p.d <= 256) return launch<T, 1, 4, 64, kFused, kEarly>(p, 0, stream);
         return launch<T, 1, 8, 64, kFused, kEarly>(p, 0, stream);
+      }
+    }
+  }
+  // rmsnorm's 16-bit rows of 1025-2048 past a row count (two_warp_rows), two warps a row, two rows a block (session 61):
+  // one block a row left the block scheduler's rate the limit (82-86 us at 65536 rows, 79-87 % of the copy).
+  // 16-byte rows in packed groups of 64 threads, 4 vectors a thread; the others (peel_ok) in the pieces kernel.
+  if constexpr (!kFused && sizeof(T) == 2) {
+    if (vpt_hint == 0 && two_warp_rows(kVec, p.d, p.rows, sm64)) {
+      if constexpr (kVec == 8) return launch<T, 8, 4, 64, false, kLate>(p, 64 * kTwoWarpRowsRows, stream);
+      if constexpr (kVec <= 4) {
+        if (peel_ok<T, false>(p)) return launch_pieces_two_warp_rows<T, false, kVec == 1, kTwoWarpRowsRows>(p, stream);
       }
     }
   }

@@ -267,6 +267,7 @@ __global__ void __launch_bounds__(kFused && kVPT == 4 && !kEarly ? kPeelWide : k
 // (8192 x 9793 bf16 164.0 -> 162.2 us, 12785 214.9 -> 210.8), H100 +0.2 to +12 %; 16383 at 8192-17618 rows -0.4 to
 // 0.0 %, at 64-200 rows (its 2049-chunk rows take the late weight at decode too) +3.6 to +12 %. A few outputs in 10^5
 // an ulp off the peeled kernel's (the sums split differently).
+constexpr int kWarpRowsMaxRows = kMaxBlock / 64;  // rows a block of the pieces kernel's two-warp rows
 template <bool kOdd, typename W, typename T>
 __device__ __forceinline__ W load_piece(const T* q) {
   W w;
@@ -279,17 +280,26 @@ __device__ __forceinline__ void store_piece(T* q, const W& w) {
   if constexpr (kOdd) *reinterpret_cast<unsigned short*>(q) = static_cast<unsigned short>(*reinterpret_cast<const unsigned*>(&w));
   else *reinterpret_cast<W*>(q) = w;
 }
-// kWarpRows: one warp a row, blockDim.y rows a block (blockDim.x = 32), the row's sum a warp's alone (no barrier: a
-// warp past the last row returns at once); RMSNormPiecesWarpRowsKernel, see launch_pieces_warp_rows.
-template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT, bool kWarpRows>
+// kWarps > 0: kWarps (1 or 2) warps a row, blockDim.y rows a block (blockDim.x = 32 kWarps). One warp's sum is its own
+// (RMSNormPiecesWarpRowsKernel: a warp past the last row returns at once); two warps add theirs through shared memory
+// behind the block's barrier (RMSNormPiecesTwoWarpRowsKernel, rmsnorm only: the warps past the last row read the last
+// row and store nothing). Named barriers, one a row, had held an SM to 4 blocks (Nsight Compute's block limit
+// "barriers": the kernel reserves all 16). See launch_pieces_warp_rows. kWarps == 0: one row a block of blockDim.x
+// threads.
+template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT, int kWarps>
 __device__ __forceinline__ void pieces_rows(const NormParams& p) {
   static_assert(sizeof(T) == 2, "16-bit types");
-  static_assert(kVPT == 2 || kVPT == 4 || (kWarpRows && kVPT == 8), "whole chunks a thread");
+  static_assert(kVPT == 2 || kVPT == 4 || (kWarps == 1 && kVPT == 8), "whole chunks a thread");
+  static_assert(kWarps >= 0 && kWarps <= 2, "a block a row, or one or two warps a row");
+  static_assert(kWarps < 2 || !kFused, "two-warp rows: rmsnorm's (a dead row would store the residual)");
+  constexpr bool kWarpRows = kWarps > 0;
   using V = VecN<T, 8>;
   using W = VecN<T, 2>;
-  const int lane = threadIdx.x, group = kWarpRows ? 32 : blockDim.x;
-  const int64_t row = kWarpRows ? static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y : blockIdx.x;
-  if (kWarpRows && row >= p.rows) return;
+  const int lane = threadIdx.x, group = kWarpRows ? 32 * kWarps : blockDim.x;
+  const int64_t row0 = kWarpRows ? static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y : blockIdx.x;
+  const bool live = !kWarpRows || row0 < p.rows;
+  if (kWarps == 1 && !live) return;
+  const int64_t row = kWarps == 2 && !live ? p.rows - 1 : row0;
   const int d = p.d;
   const T* xrow = static_cast<const T*>(p.input) + row * p.in_stride;
   T* rrow = kFused ? static_cast<T*>(p.residual) + row * p.res_stride : nullptr;
@@ -359,6 +369,13 @@ __device__ __forceinline__ void pieces_rows(const NormParams& p) {
   ss += ss_odd;
   ss = warp_sum(ss);
   if constexpr (!kWarpRows) ss = sum_warp_partials(ss);
+  if constexpr (kWarps == 2) {  // the row's two warps: each warp's sum, then both, added in warp order
+    __shared__ float part[kWarpRowsMaxRows][2];
+    if (lane % 32 == 0) part[threadIdx.y][lane / 32] = ss;
+    __syncthreads();
+    ss = part[threadIdx.y][0] + part[threadIdx.y][1];
+    if (!live) return;
+  }
   const float rstd = rsqrtf(ss * p.inv_d + p.eps);
 
   // chunk c's weights: elements head + 8c ... + 7 (inside the weight: the chunk is inside the row)
@@ -412,11 +429,15 @@ __device__ __forceinline__ void pieces_rows(const NormParams& p) {
 
 template <typename T, bool kFit, bool kFused = true, bool kOdd = false, int kVPT = 4>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesKernel(const NormParams p) {
-  pieces_rows<T, kFit, kFused, kOdd, kVPT, false>(p);
+  pieces_rows<T, kFit, kFused, kOdd, kVPT, 0>(p);
 }
 template <typename T, bool kFused, int kVPT>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesWarpRowsKernel(const NormParams p) {
-  pieces_rows<T, false, kFused, true, kVPT, true>(p);
+  pieces_rows<T, false, kFused, true, kVPT, 1>(p);
+}
+template <typename T, bool kFused, bool kOdd>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
+  pieces_rows<T, false, kFused, kOdd, 4, 2>(p);
 }
 
 // Whether every row of x, the residual and out sits at the same offset in its 16-byte chunk (and the weight on one):
@@ -570,6 +591,13 @@ template <typename T, bool kFused, int kVPT, int kRows>
 cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(32, kRows);
   return launch_kernel(RMSNormPiecesWarpRowsKernel<T, kFused, kVPT>, g, b, stream, p.pdl, p);
+}
+// Rows of up to 256 whole chunks (2047 wide) two warps a row, 4 chunks a lane, kRows rows a block.
+template <typename T, bool kFused, bool kOdd, int kRows>
+cudaError_t launch_pieces_two_warp_rows(const NormParams& p, cudaStream_t stream) {
+  static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
+  const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(64, kRows);
+  return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd>, g, b, stream, p.pdl, p);
 }
 // The pieces kernel's launch at pieces_vpt chunks a thread.
 template <typename T, bool kFused, bool kOdd>
