@@ -592,7 +592,8 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(32, kRows);
   return launch_kernel(RMSNormPiecesWarpRowsKernel<T, kFused, kVPT>, g, b, stream, p.pdl, p);
 }
-// Rows of up to 256 whole chunks (2047 wide) two warps a row, 4 chunks a lane, kRows rows a block.
+// Rows of up to 256 whole chunks (2048 wide at most) two warps a row, 4 chunks a lane, kRows rows a block; rmsnorm's
+// (norm.cuh's two_warp_rows).
 template <typename T, bool kFused, bool kOdd, int kRows>
 cudaError_t launch_pieces_two_warp_rows(const NormParams& p, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
