@@ -1054,6 +1054,7 @@ def test_odd_rows_warp_rows(d, dtype):
 # of each width bound and of every class, rows on both sides of every row bound with odd counts (the last block's second
 # row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
 # read off its name. A shape with a tuned entry (the H200's 1536 and 2048 at 4097-8192 rows) runs the entry's choice.
+# gemma_rmsnorm (the same kernels with the weight's bias) at 48 x the SMs + 1 rows.
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
@@ -1091,6 +1092,14 @@ def test_rmsnorm_two_warp_rows(d, dtype):
             seen.add(want)
     # both sides of a bound ran, except where no class takes the rows (odd rows past 1151, widths outside 1025-2048)
     assert seen == ({False} if d in (1024, 1153, 2047, 2050, 2056) else {True, False}), (d, seen)
+    rows, v = 48 * sms + 1, 8                 # the Gemma bias on the same kernels (contiguous x, guarded out)
+    while d % v: v //= 2
+    x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 16)
+    names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, :d]))
+    want = _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0
+    assert _two_warp_rows_ran(names) == want, ('gemma', rows, d, names)
+    assert_close_rel(gb[:rows, :d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
+    assert _untouched(gb, rows, d), ('gemma', rows, d)
 
 
 # programmatic dependent launch (issue 19, goal 3): the same bits with and without it, eagerly and in a CUDA graph,
