@@ -789,10 +789,15 @@ def _pieces_chunks(d, o, rows, sms, dtype, odd, fused):
     if d > 4096 and rows > (4 if fused else 2) * w4: return 4   # wide rows past 4 (rmsnorm: 2) waves at 4
     return 2
 
+def _vec_class(d, o=0):
+    "The vector class (8, 4, 2 or 1 elements) of 16-bit rows of d, o elements into rows whose stride is a multiple of 8."
+    v = 8
+    while d % v or o % v: v //= 2
+    return v
+
 def _fused_pieces_expect(d, o, rows, sms, dtype):
     "The pieces kernel's chunks a thread the rule gives the fused op at rows of d, o elements into rows of d + 16 (None: another kernel)."
-    v = 8
-    while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
+    v = _vec_class(d, o)                   # the rows' vector class (the stride, d + 16, keeps it)
     latency = _peeled_latency(d, rows, sms)
     if _packed_group(True, d, v, rows, sms): route = None   # packed groups (session 59) come first
     elif _warp_rows(True, d, v, rows, sms): route = None    # one warp a row (session 60)
@@ -875,8 +880,7 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
 # 0-2 elements into guarded rows of d + 16.
 def _rms_pieces_expect(d, o, rows, sms, dtype):
     "The pieces kernel's chunks a thread the rule gives rmsnorm at rows of d, o elements into rows of d + 16 (None: another kernel)."
-    v = 8
-    while d % v or o % v: v //= 2          # the rows' vector class (the stride, d + 16, keeps it)
+    v = _vec_class(d, o)                   # the rows' vector class (the stride, d + 16, keeps it)
     if v == 8 or d > 16384: return None
     if v == 1:                             # the peeled kernel's rule: its late-weight rows go on (kOdd)
         if (_peeled_latency(d, rows, sms) and (d + 7) // 8 + 1 <= 2048) or d < 64: return None
@@ -1067,6 +1071,10 @@ def _rms_tuned_hint(d, rows, dtype):
     from flashinfer_nb.norm import _module
     return _module().norm_tuned_hint(torch.cuda.current_device(), 1 if dtype == torch.bfloat16 else 0, False, d, rows)
 
+def _two_warp_rows_expect(d, v, rows, sms, dtype):
+    "Whether rmsnorm's two-warp rows run: the rule says so and no tuned entry for the shape overrides it."
+    return _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0
+
 def _two_warp_rows_ran(names):
     "Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel) or the 16-byte packed groups of 64."
     return any('RMSNormPiecesTwoWarpRowsKernel<' in n or re.search(r'RMSNormKernel<[^,<>()]+, 8, 4, 64, (false|0),', n)
@@ -1084,20 +1092,16 @@ def test_rmsnorm_two_warp_rows(d, dtype):
     for rows in sorted({15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
-            v = 8
-            while d % v or o % v: v //= 2      # the rows' vector class (pad keeps it)
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
-            want = _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0   # a tuned shape: its entry
+            want = _two_warp_rows_expect(d, _vec_class(d, o), rows, sms, dtype)   # pad keeps the class
             assert _two_warp_rows_ran(names) == want, (rows, d, pad, o, names)
             seen.add(want)
     # both sides of a bound ran, except where no class takes the rows (odd rows past 1151, widths outside 1025-2048)
     assert seen == ({False} if d in (1024, 1153, 2047, 2050, 2056) else {True, False}), (d, seen)
-    rows, v = 48 * sms + 1, 8                 # the Gemma bias on the same kernels (contiguous x, guarded out)
-    while d % v: v //= 2
+    rows = 48 * sms + 1                       # the Gemma bias on the same kernels (contiguous x, guarded out)
     x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 16)
     names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, :d]))
-    want = _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0
-    assert _two_warp_rows_ran(names) == want, ('gemma', rows, d, names)
+    assert _two_warp_rows_ran(names) == _two_warp_rows_expect(d, _vec_class(d), rows, sms, dtype), ('gemma', rows, d, names)
     assert_close_rel(gb[:rows, :d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
     assert _untouched(gb, rows, d), ('gemma', rows, d)
 

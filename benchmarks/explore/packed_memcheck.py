@@ -27,6 +27,7 @@ ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
 a = ap.parse_args()
 dt = getattr(torch, a.dtype)
 sms = torch.cuda.get_device_properties(0).multi_processor_count
+view_rows = (8, 2 * sms + 1, 12 * sms + 1, 34 * sms + 1, 64 * sms + 1, 20003)   # the views' rows (warprows, twowarp: rows_list)
 if a.which == 'pairs':
     rows_list = sorted({7, 8, 20003} | {k * sms + e for k in (4, 6, 9, 12, 18, 32, 34, 96) for e in (0, 1)})
     widths = (2, 6, 34, 66, 130, 194, 258, 260, 386, 510, 514, 516, 642, 766, 770, 772, 802, 804, 1020, 1022, 1026)
@@ -35,10 +36,12 @@ elif a.which == 'warprows':
     rows_list = sorted({15 * sms + 1, 15 * sms + 2, 30 * sms + 1, 30 * sms + 3, 20003})
     widths = (513, 515, 641, 799, 801, 999, 1023)
     views = ((514, 1), (800, 1), (1022, 1))
+    view_rows = rows_list
 elif a.which == 'twowarp':
     rows_list = sorted({15 * sms + 1, 18 * sms + 1, 48 * sms + 1, 20003})
     widths = (1025, 1026, 1028, 1032, 1151, 1290, 1536, 1544, 2046, 2048)
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
+    view_rows = rows_list
 else:
     rows_list = sorted({1, 3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
     widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513)
@@ -50,11 +53,10 @@ for d in widths:
         _check_norms_in_guards(w, rows, 8); n += 1
 for d, o in views:
     w = torch.randn(d, device='cuda', dtype=dt)
-    for rows in ((8, 2 * sms + 1, 12 * sms + 1, 34 * sms + 1, 64 * sms + 1, 20003)
-                 if a.which not in ('warprows', 'twowarp') else rows_list):
+    for rows in view_rows:
         x, r = (torch.randn(rows, d, device='cuda', dtype=dt) for _ in range(2))
         _check_rms_in_guards(w, x, 8, o)
-        if a.which != 'twowarp': _check_fused_in_guards(w, x, r, 8, o)
+        if a.which != 'twowarp': _check_fused_in_guards(w, x, r, 8, o)   # the two-warp rows are rmsnorm's
         n += 1
 torch.cuda.synchronize()
 print(a.which, n, 'shapes checked')
