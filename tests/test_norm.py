@@ -1058,7 +1058,9 @@ def test_odd_rows_warp_rows(d, dtype):
 # of each width bound and of every class, rows on both sides of every row bound with odd counts (the last block's second
 # row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
 # read off its name. A shape with a tuned entry (the H200's 1536 and 2048 at 4097-8192 rows) runs the entry's choice.
-# gemma_rmsnorm (the same kernels with the weight's bias) at 48 x the SMs + 1 rows.
+# gemma_rmsnorm (the same kernels with the weight's bias) at 48 x the SMs + 1 rows. The pieces kernel takes the fewest
+# chunks a lane that hold the row (session 62: 2 up to 1031 wide, 3 up to 1543, 4 the rest), the 3-chunk form capped at
+# 32 registers for rows in (24, 32] x the SMs (one wave there): both read off its name too.
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
@@ -1075,6 +1077,16 @@ def _two_warp_rows_expect(d, v, rows, sms, dtype):
     "Whether rmsnorm's two-warp rows run: the rule says so and no tuned entry for the shape overrides it."
     return _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0
 
+def _two_warp_chunks(names):
+    "(chunks a lane, capped) of each two-warp pieces kernel in names (its last two template arguments)."
+    pat = r'RMSNormPiecesTwoWarpRowsKernel<[^<>]*, (\d+), (\w+)>'
+    return [(int(m[1]), m[2] in ('true', '1')) for n in names for m in [re.search(pat, n)] if m]
+
+def _two_warp_chunks_expect(d, rows, sms):
+    "launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; 3 capped where that makes one wave."
+    chunks = 2 if d <= 1031 else 3 if d <= 1543 else 4
+    return chunks, chunks == 3 and 24 * sms < rows <= 32 * sms
+
 def _two_warp_rows_ran(names):
     "Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel) or the 16-byte packed groups of 64."
     return any('RMSNormPiecesTwoWarpRowsKernel<' in n or re.search(r'RMSNormKernel<[^,<>()]+, 8, 4, 64, (false|0),', n)
@@ -1084,17 +1096,21 @@ def _two_warp_rows_ran(names):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1032, 1151, 1153, 1536, 1544, 2046, 2047, 2048, 2050, 2056])
+@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1030, 1031, 1032, 1151, 1153, 1536, 1542, 1544, 2046, 2047, 2048,
+                               2050, 2056])
 def test_rmsnorm_two_warp_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
-    for rows in sorted({15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
+    for rows in sorted({15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 24 * sms + 1, 32 * sms, 32 * sms + 1, 48 * sms - 1,
+                        48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
             want = _two_warp_rows_expect(d, _vec_class(d, o), rows, sms, dtype)   # pad keeps the class
             assert _two_warp_rows_ran(names) == want, (rows, d, pad, o, names)
+            pieces = [_two_warp_chunks_expect(d, rows, sms)] if want and _vec_class(d, o) < 8 else []
+            assert _two_warp_chunks(names) == pieces, (rows, d, pad, o, names)
             seen.add(want)
     # both sides of a bound ran, except where no class takes the rows (odd rows past 1151, widths outside 1025-2048)
     assert seen == ({False} if d in (1024, 1153, 2047, 2050, 2056) else {True, False}), (d, seen)

@@ -436,7 +436,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     if (vpt_hint == 0 && two_warp_rows(kVec, p.d, p.rows, sm64)) {
       if constexpr (kVec == 8) return launch<T, 8, 4, 64, false, kLate>(p, 64 * kTwoWarpRowsRows, stream);
       if constexpr (kVec <= 4) {
-        if (peel_ok<T, false>(p)) return launch_pieces_two_warp_rows<T, false, kVec == 1, kTwoWarpRowsRows>(p, stream);
+        if (peel_ok<T, false>(p)) return launch_pieces_two_warp_rows<T, false, kVec == 1, kTwoWarpRowsRows>(p, sm64, stream);
       }
     }
   }

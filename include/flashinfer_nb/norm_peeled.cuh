@@ -289,7 +289,7 @@ __device__ __forceinline__ void store_piece(T* q, const W& w) {
 template <typename T, bool kFit, bool kFused, bool kOdd, int kVPT, int kWarps>
 __device__ __forceinline__ void pieces_rows(const NormParams& p) {
   static_assert(sizeof(T) == 2, "16-bit types");
-  static_assert(kVPT == 2 || kVPT == 4 || (kWarps == 1 && kVPT == 8), "whole chunks a thread");
+  static_assert(kVPT == 2 || kVPT == 4 || (kWarps == 1 && kVPT == 8) || (kWarps == 2 && kVPT == 3), "whole chunks a thread");
   static_assert(kWarps >= 0 && kWarps <= 2, "a block a row, or one or two warps a row");
   static_assert(kWarps < 2 || !kFused, "two-warp rows: rmsnorm's (a dead row would store the residual)");
   constexpr bool kWarpRows = kWarps > 0;
@@ -435,9 +435,12 @@ template <typename T, bool kFused, int kVPT>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesWarpRowsKernel(const NormParams p) {
   pieces_rows<T, false, kFused, true, kVPT, 1>(p);
 }
-template <typename T, bool kFused, bool kOdd>
-__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
-  pieces_rows<T, false, kFused, kOdd, 4, 2>(p);
+// kCap: at most 32 registers, so an SM holds 16 of its 128-thread blocks (launch_pieces_two_warp_rows). Without it the
+// second argument is 0, which compiles as if it were absent: an explicit 1 lets ptxas take more registers (35 at 2
+// chunks a lane, 46 at 4; session 62).
+template <typename T, bool kFused, bool kOdd, int kVPT, bool kCap = false>
+__global__ void __launch_bounds__(kCap ? 128 : kMaxBlock, kCap ? 16 : 0) RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
+  pieces_rows<T, false, kFused, kOdd, kVPT, 2>(p);
 }
 
 // Whether every row of x, the residual and out sits at the same offset in its 16-byte chunk (and the weight on one):
@@ -592,13 +595,32 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(32, kRows);
   return launch_kernel(RMSNormPiecesWarpRowsKernel<T, kFused, kVPT>, g, b, stream, p.pdl, p);
 }
-// Rows of up to 256 whole chunks (2048 wide at most) two warps a row, 4 chunks a lane, kRows rows a block; rmsnorm's
-// (norm.cuh's two_warp_rows).
+// Rows of up to 256 whole chunks (2048 wide at most) two warps a row, kRows rows a block; rmsnorm's (norm.cuh's
+// two_warp_rows). Chunks a lane: the fewest that hold the row. A row has at most d / 8 whole chunks (its head piece
+// comes first), so 2 a lane hold rows up to kTwoWarpVpt2MaxD wide and 3 up to kTwoWarpVpt3MaxD (session 62): at 2
+// chunks the kernel takes 32 registers (16 blocks an SM; 40 at 4 chunks, 12 blocks), at 3 it takes 38 (12 blocks, but
+// less to do than at 4); 4 the rest. The 3-chunk kernel capped at 32 registers (kCap, 12-16 bytes spilled) runs
+// slower a row but holds 16 blocks an SM: it is taken where that makes the grid one wave, not two (rows in
+// (kTwoWarpBlocks, kTwoWarpCapBlocks] x kRows x the SMs). H200, lib_ab, bf16 and fp16, 16-bit rows of 2- and
+// 4-element vectors (NVIDIA_H200_lib_ab_two_warp_vpt_*_s62.txt, ..._two_warp_cap_odd_s62.txt): 2 chunks +12.6 to
+// +16.1 % at 3500-4096 x 1026-1030, +0.1 to +2.7 % elsewhere; 3 chunks +0.2 to +2.9 %; capped +3.3 to +10.1 % at
+// 3300-4096 x 1036-1542, but -5 to -9 % past the band.
+constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7;
+constexpr int kTwoWarpBlocks = 12, kTwoWarpCapBlocks = 16;
 template <typename T, bool kFused, bool kOdd, int kRows>
-cudaError_t launch_pieces_two_warp_rows(const NormParams& p, cudaStream_t stream) {
+cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(64, kRows);
-  return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd>, g, b, stream, p.pdl, p);
+  if (p.d <= kTwoWarpVpt2MaxD)
+    return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 2>, g, b, stream, p.pdl, p);
+  if (p.d <= kTwoWarpVpt3MaxD) {
+    if constexpr (64 * kRows == 128) {  // the capped kernel's block
+      if (p.rows > kTwoWarpBlocks * kRows * sms && p.rows <= kTwoWarpCapBlocks * kRows * sms)
+        return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3, true>, g, b, stream, p.pdl, p);
+    }
+    return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3>, g, b, stream, p.pdl, p);
+  }
+  return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 4>, g, b, stream, p.pdl, p);
 }
 // The pieces kernel's launch at pieces_vpt chunks a thread.
 template <typename T, bool kFused, bool kOdd>
