@@ -446,7 +446,8 @@ def test_fused_line_aligned_rows_at_any_offset(d, dtype):
 # span 1 to 8 chunks a thread, from a row shorter than a chunk (1, 9) to 32759; rows whose x, residual and out sit at
 # different offsets keep the single-element kernel (vectors of 1), as do fp32 rows. Every forced launch choice agrees.
 # Session 39: decode rows of up to 1024 elements (1, 9, 665, 1023 here; not 1025) take single elements instead, and past
-# decode the one-wave range and rows of <= 256 chunks to 8 or 16 x the SMs take the decode choice (row counts on both sides).
+# decode the one-wave range and rows of <= 256 chunks to 8 or 10 x the SMs take the decode choice (row counts on both
+# sides; 16 x until session 62).
 PEELED_HIDDEN = [1, 9, 665, 1023, 1025, 1537, 4095, 4097, 7585, 11875, 16383, 20001, 32759]
 
 @pytest.mark.cuda
@@ -458,7 +459,7 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
     guarded = lambda rows: _guarded(rows, d, dtype, 24)
     untouched = lambda buf, rows, o: _untouched(buf, rows, d, o)
     for rows, o in ((1, 0), (1, 3), (5, 1), (7 * sms // 4, 0), (3 * sms, 5), (4 * sms + 1, 3), (8 * sms + 1, 0),
-                    (2000, 0), (16 * sms + 1, 6)):
+                    (10 * sms, 2), (10 * sms + 1, 4), (2000, 0), (16 * sms + 1, 6)):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         _check_rms_in_guards(w, x, 24, o)                     # x and out o elements into rows of d + 24
         _check_fused_in_guards(w, x, r, 24, o)
@@ -777,7 +778,7 @@ def _pieces_wave(d, o, stride, vpt, sms, dtype, odd, fused=True):
 def _peeled_latency(d, rows, sms):
     "Whether the peeled kernel's rule keeps its decode choice (the latency rows) for rows of d: those never reach the pieces kernel."
     nch = (d + 7) // 8 + 1
-    short = (16 if 32 < nch <= 192 else 8) * sms   # the short-row range
+    short = (10 if 32 < nch <= 192 else 8) * sms   # the short-row range (16 x at 33-192 chunks until session 62)
     return rows <= 2 * sms or (rows <= 4 * sms and nch <= 1024) or (nch <= 256 and rows <= short)
 
 def _pieces_chunks(d, o, rows, sms, dtype, odd, fused):
@@ -815,7 +816,8 @@ def _fused_pieces_expect(d, o, rows, sms, dtype):
 def test_fused_short_rows_pieces(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for rows in sorted({4 * sms, 4 * sms + 1, 8 * sms + 1, 16 * sms + 1, 48 * sms + 1, (1 << 20) // d, (1 << 20) // d + 1}):
+    for rows in sorted({4 * sms, 4 * sms + 1, 8 * sms + 1, 10 * sms, 10 * sms + 1, 16 * sms + 1, 48 * sms + 1, (1 << 20) // d,
+                        (1 << 20) // d + 1}):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         for o in (0, 1, 2):
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 16, o))
@@ -1053,7 +1055,7 @@ def test_odd_rows_warp_rows(d, dtype):
 
 # issue 19, session 61: rmsnorm's rows of 1025-2048 two warps a row, two rows a block (norm.cuh's two_warp_rows): 2- and
 # 4-element rows past 15 x the SMs, 16-byte rows past 18 x (wider than 1536 up to 48 x), odd rows (views an element off
-# too) up to 1151 past 48 x. 16-byte rows run the packed vector kernel in groups of 64 threads
+# too) up to 1151 past 48 x (session 62: those up to 1031 past 15 x). 16-byte rows run the packed vector kernel in groups of 64 threads
 # (RMSNormKernel<T, 8, 4, 64, ...>), the others the pieces kernel (RMSNormPiecesTwoWarpRowsKernel). Widths on both sides
 # of each width bound and of every class, rows on both sides of every row bound with odd counts (the last block's second
 # row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
@@ -1064,7 +1066,7 @@ def test_odd_rows_warp_rows(d, dtype):
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
-    if v == 1: return d <= 1151 and rows > 48 * sms
+    if v == 1: return d <= 1151 and rows > (15 if d <= 1031 else 48) * sms   # 15 x to 1031 wide: session 62
     if v < 8: return rows > 15 * sms
     return rows > 18 * sms and (d <= 1536 or rows <= 48 * sms)
 
@@ -1102,8 +1104,8 @@ def test_rmsnorm_two_warp_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
-    for rows in sorted({15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 24 * sms + 1, 32 * sms, 32 * sms + 1, 48 * sms - 1,
-                        48 * sms + 1}):
+    for rows in sorted({15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 24 * sms + 1, 32 * sms, 32 * sms + 1,
+                        48 * sms - 1, 48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
