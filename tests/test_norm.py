@@ -1054,8 +1054,9 @@ def test_odd_rows_warp_rows(d, dtype):
 
 
 # issue 19, session 61: rmsnorm's rows of 1025-2048 two warps a row, two rows a block (norm.cuh's two_warp_rows): 2- and
-# 4-element rows past 15 x the SMs, 16-byte rows past 18 x (wider than 1536 up to 48 x), odd rows (views an element off
-# too) up to 1151 past 48 x (session 62: those up to 1031 past 15 x). 16-byte rows run the packed vector kernel in groups of 64 threads
+# 4-element rows past 10 x the SMs (session 62; 2-element rows wider than 1536 past 9 x; 15 x before), 16-byte rows past
+# 18 x (wider than 1536 up to 48 x), odd rows (views an element off too) up to 1151 past 48 x (session 62: those up to
+# 1031 past 15 x). 16-byte rows run the packed vector kernel in groups of 64 threads
 # (RMSNormKernel<T, 8, 4, 64, ...>), the others the pieces kernel (RMSNormPiecesTwoWarpRowsKernel). Widths on both sides
 # of each width bound and of every class, rows on both sides of every row bound with odd counts (the last block's second
 # row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
@@ -1067,7 +1068,7 @@ def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
     if v == 1: return d <= 1151 and rows > (15 if d <= 1031 else 48) * sms   # 15 x to 1031 wide: session 62
-    if v < 8: return rows > 15 * sms
+    if v < 8: return rows > (9 if v == 2 and d > 1536 else 10) * sms        # 15 x until session 62
     return rows > 18 * sms and (d <= 1536 or rows <= 48 * sms)
 
 def _rms_tuned_hint(d, rows, dtype):
@@ -1104,8 +1105,8 @@ def test_rmsnorm_two_warp_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
-    for rows in sorted({15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1, 24 * sms + 1, 32 * sms, 32 * sms + 1,
-                        48 * sms - 1, 48 * sms + 1}):
+    for rows in sorted({9 * sms - 1, 9 * sms + 1, 10 * sms + 1, 15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1,
+                        24 * sms + 1, 32 * sms, 32 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))
