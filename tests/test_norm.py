@@ -485,7 +485,7 @@ def test_norm_peeled_rows_stay_in_their_rows(d, dtype):
 # Session 44: rmsnorm's rows of 2-element vectors, and of 4-element ones from 3072, take the pieces kernel too, past 4 x
 # the SMs (2-element rows under 2560 past 7.5 x, under 3072 past 7 x, 4-element ones past 6 x): the same rows written
 # by rmsnorm (x and out at one offset) at row counts on both sides of 4, 6, 7 and 7.5 x, and out at another offset than
-# x (the vector kernels).
+# x (the vector kernels). Session 62: 2-element rows from 3072 wide past 2 x (rows on both sides of it here too).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize('d', [2, 6, 2050, 2818, 4098, 12802, 14338, 16382, 16386, 32758, 32762, 32766, 4, 3076, 4100,
@@ -889,7 +889,7 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
         if _warp_rows(False, d, v, rows, sms): return None   # one warp a row (session 60)
         if _two_warp_rows(d, v, rows, sms): return None      # two warps a row (session 61)
     else:                                  # norm.cuh's rule for rows of 2- and 4-element vectors
-        twice = (15 if d < 2560 else 14 if d < 3072 else 8 if v == 2 else 12) * sms
+        twice = (15 if d < 2560 else 14 if d < 3072 else 4 if v == 2 else 12) * sms   # 2-element: 8 until session 62
         if d <= 2048 or (v == 4 and d < 3072) or 2 * rows <= twice: return None
     return _pieces_chunks(d, o, rows, sms, dtype, v == 1, fused=False)
 
@@ -903,6 +903,7 @@ def test_rmsnorm_pieces_waves(d, dtype):
     for o in (0, 1, 2):
         w2, w4 = (_pieces_wave(d, o, d + 16, vpt, sms, dtype, d % 2 == 1 or o % 2 == 1, fused=False) for vpt in (2, 4))
         rows_set = {w2, w2 + 1, w4, w4 + 1, w4 + w4 // 160, w4 + w4 // 160 + 1} | ({2 * w4, 2 * w4 + 1} if d > 4096 else set())
+        rows_set |= {2 * sms, 2 * sms + 1, 4 * sms + 1}   # both sides of 2-element rows' bound (session 62; 4 x before)
         for rows in sorted(rows_set):
             x = torch.randn(rows, d, device='cuda', dtype=dtype)
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 16, o))

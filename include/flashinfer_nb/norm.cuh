@@ -499,9 +499,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // x the SMs; 2562-2818 +-1 % to 7 x, +14 % from 7 x + 1. 4-element rows against the 8-byte kernel: from 793 rows x
   // 3076-16380 -0.7 to +17 % (1000 x 4100 10.05 -> 8.69 us), at 540-700 rows x 9220 -4.7 to -6.5 %, at 2052 and 2500 -3.5
   // to +2.8 %: so from 3072 wide and past 6 x. (The peeled kernel had been 2-15 % slower than the vector kernels for
-  // rmsnorm past decode: session 37.)
+  // rmsnorm past decode: session 37.) Session 62: 2-element rows from 3072 wide past 2 x the SMs, not 4 x: a survey of
+  // time against rows (NVIDIA_H200_lib_ab_monotone_survey_s62.txt) had 400 rows of 6146 slower than 600 (9.23 against
+  // 8.39 us); from 2 x (..._pairs_one_wave_s62.txt, 270-600 rows x 3074-16382, both dtypes) +0.2 to +41 % (12290 x 460
+  // rows +40.7 %; 3074 +2 to +3 %); at decode rows (..._pairs_decode_s62.txt, 1-264) the pieces kernel lost 0.4-11 %.
   if constexpr (!kFused && (kVec == 2 || kVec == 4) && sizeof(T) == 2) {
-    const int64_t from2 = (p.d < 2560 ? 15 : p.d < 3072 ? 14 : kVec == 2 ? 8 : 12) * sm64;  // twice the row bound
+    const int64_t from2 = (p.d < 2560 ? 15 : p.d < 3072 ? 14 : kVec == 2 ? 4 : 12) * sm64;  // twice the row bound
     if (vpt_hint == 0 && sms > 0 && p.d > 2048 && p.d <= kPiecesMaxD && (kVec == 2 || p.d >= 3072) &&
         2 * p.rows > from2 && peel_ok<T, kFused>(p))
       return dispatch_pieces<T, kFused>(p, sms, stream);
