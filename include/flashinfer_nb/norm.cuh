@@ -47,12 +47,12 @@ inline int packed_pairs_group(bool fused, int d, int64_t rows, int64_t sms) {
 // 4-element rows past 10 x the SMs (2-element rows wider than kTwoWarpRowsWideD past 9 x; 15 x until session 62);
 // 16-byte rows past 18 x (those wider than kTwoWarpRowsWideD up to 48 x); odd rows up to kTwoWarpRowsOddMaxD past
 // 48 x, those up to kTwoWarpVpt2MaxD (2 chunks a lane, session 62) past 15 x. The whole rule, widths too.
-// Session 62, H200, lib_ab (NVIDIA_H200_lib_ab_two_warp_from_fewer_s62.txt, 800-2050 rows x 1026-2042): below 15 x the
-// vector kernel's one block a row ran a second wave from ~9-11 x; two-warp rows from 10 x: 2-element rows +9 to +19 %
-// at 1450-1980 rows, 4-element +1.6 to +5 %, the rest -1.2 to +2.1 %; from 8 x 2-element rows wider than 1536 +6 to +15
-// % at 1200-1320 (-4.3 % at 1100), narrower ones and 4-element rows -1 to -3 %; 16-byte rows from 10 x -3 to -6 %. Session 62 (H200, lib_ab, NVIDIA_H200_lib_ab_two_warp_odd_rows_s62.txt, ..._cap_odd_s62.txt): odd
-// rows of 1025-1031 two warps a row from 15 x +1.4 to +6.4 % at 2300-6000 rows (-1.0 to +1.0 past 8192); at 1033-1151
-// -2.5 to +2.0 % past 2300 (so not those).
+// Session 62, H200, lib_ab. Below 15 x the vector kernel's one block a row ran a second wave from ~9-11 x
+// (NVIDIA_H200_lib_ab_two_warp_from_fewer_s62.txt, 800-2050 rows x 1026-2042): two-warp rows from 10 x +9 to +19 % for
+// 2-element rows at 1450-1980 rows, +1.6 to +5 % for 4-element ones, the rest -1.2 to +2.1 %; from 8 x 2-element rows
+// wider than 1536 +6 to +15 % at 1200-1320 (-4.3 % at 1100), narrower ones and 4-element rows -1 to -3 %; 16-byte rows
+// from 10 x -3 to -6 %. Odd rows of 1025-1031 from 15 x (..._two_warp_odd_rows_s62.txt, ..._cap_odd_s62.txt): +1.4 to
+// +6.4 % at 2300-6000 rows (-1.0 to +1.0 past 8192); at 1033-1151 -2.5 to +2.0 % past 2300 (so not those).
 constexpr int kTwoWarpRowsMinD = 1025, kTwoWarpRowsMaxD = 2048, kTwoWarpRowsWideD = 1536, kTwoWarpRowsOddMaxD = 1151;
 constexpr int kTwoWarpRowsRows = 2;
 inline bool two_warp_rows(int vec, int d, int64_t rows, int64_t sms) {

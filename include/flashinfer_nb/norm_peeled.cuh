@@ -460,17 +460,17 @@ bool peel_ok(const NormParams& p) {
 // rule's 4 chunks and late weight had been 0.79-0.80x FlashInfer (300 x 417 and 300 x 665 bf16, H200,
 // decode_configs.py, NVIDIA_H200_decode_configs_peeled_past_decode_s39.txt): in the one-wave range (<= 4 x the SMs)
 // for rows of <= 1024 chunks (1-2 a thread), and for rows of <= 256 chunks further: to 10 x the SMs at 33-192 chunks
-// (16 x until session 62), to 8 x at the others. H200, lib_ab, both ops and dtypes (NVIDIA_H200_lib_ab_peeled_past_decode_s39.txt): 300-2112
-// rows x 417-1537 +2.7 to +34 %, 97 and 225 wide +0.7 to +7.4 % to 8 x; the one-wave range at 2049-4097 +6.5 to +17 %.
-// Not where it lost: 8191 (1025 chunks, 4 a thread) -15 % at 300-528 rows, 97-225 -4 to -8 % and 2033 (255 chunks) -3
-// to -5 % at 1500-2112. Past that 4 chunks a thread (more where a 512-thread block needs them) and the weight read
-// after the reduction. Session 62: past 10 x the SMs the decode choice's rows of 130-192 chunks (1023-1527 wide) ran
-// a second wave, 15-21 % behind the pieces kernel (rmsnorm 1600 x 1025 bf16 7.04 us -> 6.35, 2112 x 1527 +15.5 %);
-// H200, lib_ab, both ops and dtypes, 1100-2200 rows x 251-1529 odd (NVIDIA_H200_lib_ab_short_rows_s62.txt): ending at
-// 10 x +10 to +21 % at 1600-2112 x 1023-1527, +2 to +20 % at 1450, 251-775 -1.6 to +4.0 %; at 12 x 1450 rows kept the
-// loss. vpt_hint (tuning only): 1-8 forces the chunks a thread, 100 + v the early weight, 200 + v the
-// late one. sms: the SM count as dispatch read it (0: unknown, no decode rule). Rows of more than 8 chunks a thread
-// in kMaxBlock threads (d > kPeelMaxD): cudaErrorInvalidValue.
+// (16 x until session 62), to 8 x at the others. H200, lib_ab, both ops and dtypes
+// (NVIDIA_H200_lib_ab_peeled_past_decode_s39.txt): 300-2112 rows x 417-1537 +2.7 to +34 %, 97 and 225 wide +0.7 to
+// +7.4 % to 8 x; the one-wave range at 2049-4097 +6.5 to +17 %. Not where it lost: 8191 (1025 chunks, 4 a thread) -15 %
+// at 300-528 rows, 97-225 -4 to -8 % and 2033 (255 chunks) -3 to -5 % at 1500-2112. Past that 4 chunks a thread (more
+// where a 512-thread block needs them) and the weight read after the reduction. Session 62: past ~10-12 x the SMs the
+// decode choice ran a second wave at 1023-1527 wide, 10-21 % behind the pieces kernel (rmsnorm 1600 x 1025 bf16 7.04
+// us against 6.35); H200, lib_ab, both ops and dtypes, 1100-2200 rows x 251-1529 odd
+// (NVIDIA_H200_lib_ab_short_rows_s62.txt): ending at 10 x +10 to +21 % at 1600-2112 x 1023-1527, +2 to +20 % at 1450,
+// 251-775 -1.6 to +4.0 %; at 12 x 1450 rows kept the loss. vpt_hint (tuning only): 1-8 forces the chunks a thread,
+// 100 + v the early weight, 200 + v the late one. sms: the SM count as dispatch read it (0: unknown, no decode rule).
+// Rows of more than 8 chunks a thread in kMaxBlock threads (d > kPeelMaxD): cudaErrorInvalidValue.
 // The widest row it takes: (d + 7) / 8 + 1 chunks <= 8 x kMaxBlock, so d <= 8 (8 kMaxBlock - 1) = 32760.
 constexpr int kPeelMaxD = 8 * (8 * kMaxBlock - 1);
 
