@@ -435,11 +435,14 @@ template <typename T, bool kFused, int kVPT>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesWarpRowsKernel(const NormParams p) {
   pieces_rows<T, false, kFused, true, kVPT, 1>(p);
 }
-// kCap: at most 32 registers, so an SM holds 16 of its 128-thread blocks (launch_pieces_two_warp_rows). Without it the
-// second argument is 0, which compiles as if it were absent: an explicit 1 lets ptxas take more registers (35 at 2
-// chunks a lane, 46 at 4; session 62).
+// kCap: kTwoWarpCapBlocks blocks of kTwoWarpCapThreads an SM, so at most 32 registers (launch_pieces_two_warp_rows;
+// kTwoWarpBlocks: the uncapped 3-chunk kernel's blocks an SM at its 38 registers). Without it the second argument is 0,
+// which compiles as if it were absent: an explicit 1 lets ptxas take more registers (35 at 2 chunks a lane, 46 at 4;
+// session 62).
+constexpr int kTwoWarpCapThreads = 128, kTwoWarpBlocks = 12, kTwoWarpCapBlocks = 16;
 template <typename T, bool kFused, bool kOdd, int kVPT, bool kCap = false>
-__global__ void __launch_bounds__(kCap ? 128 : kMaxBlock, kCap ? 16 : 0) RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
+__global__ void __launch_bounds__(kCap ? kTwoWarpCapThreads : kMaxBlock, kCap ? kTwoWarpCapBlocks : 0)
+    RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
   pieces_rows<T, false, kFused, kOdd, kVPT, 2>(p);
 }
 
@@ -610,7 +613,6 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
 // +16.1 % at 3500-4096 x 1026-1030, +0.1 to +2.7 % elsewhere; 3 chunks +0.2 to +2.9 %; capped +3.3 to +10.1 % at
 // 3300-4096 x 1036-1542, but -5 to -9 % past the band.
 constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7;
-constexpr int kTwoWarpBlocks = 12, kTwoWarpCapBlocks = 16;
 template <typename T, bool kFused, bool kOdd, int kRows>
 cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
@@ -618,7 +620,7 @@ cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaSt
   if (p.d <= kTwoWarpVpt2MaxD)
     return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 2>, g, b, stream, p.pdl, p);
   if (p.d <= kTwoWarpVpt3MaxD) {
-    if constexpr (64 * kRows == 128) {  // the capped kernel's block
+    if constexpr (64 * kRows == kTwoWarpCapThreads) {  // the capped kernel's block
       if (p.rows > kTwoWarpBlocks * kRows * sms && p.rows <= kTwoWarpCapBlocks * kRows * sms)
         return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3, true>, g, b, stream, p.pdl, p);
     }
