@@ -1064,7 +1064,8 @@ def test_odd_rows_warp_rows(d, dtype):
 # read off its name. A shape with a tuned entry (the H200's 1536 and 2048 at 4097-8192 rows) runs the entry's choice.
 # gemma_rmsnorm (the same kernels with the weight's bias) at 48 x the SMs + 1 rows. The pieces kernel takes the fewest
 # chunks a lane that hold the row (session 62: 2 up to 1031 wide, 3 up to 1543, 4 the rest), the 3-chunk form capped at
-# 32 registers for rows in (24, 32] x the SMs (one wave there): both read off its name too.
+# 32 registers for rows in (24, 32] x the SMs (one wave there): both read off its name too. Session 63: the 4-chunk rows
+# in that band one warp a row at 8 chunks (RMSNormPiecesWarpRowsKernel<T, false, 8>), read off its name.
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
@@ -1081,33 +1082,38 @@ def _two_warp_rows_expect(d, v, rows, sms, dtype):
     "Whether rmsnorm's two-warp rows run: the rule says so and no tuned entry for the shape overrides it."
     return _two_warp_rows(d, v, rows, sms) and _rms_tuned_hint(d, rows, dtype) == 0
 
+_WARP8 = r'RMSNormPiecesWarpRowsKernel<[^,<>()]+, (false|0), 8>'   # one warp a row at 8 chunks (session 63)
+
 def _two_warp_chunks(names):
-    "(chunks a lane, capped) of each two-warp pieces kernel in names (its last two template arguments)."
-    pat = r'RMSNormPiecesTwoWarpRowsKernel<[^<>]*, (\d+), (\w+)>'
-    return [(int(m[1]), m[2] in ('true', '1')) for n in names for m in [re.search(pat, n)] if m]
+    "(warps a row, chunks a lane, capped) of each pieces kernel in names that took rmsnorm's two-warp rows."
+    two = r'RMSNormPiecesTwoWarpRowsKernel<[^<>]*, (\d+), (\w+)>'
+    found = [(2, int(m[1]), m[2] in ('true', '1')) for n in names for m in [re.search(two, n)] if m]
+    return found + [(1, 8, False) for n in names if re.search(_WARP8, n)]
 
 def _two_warp_chunks_expect(d, rows, sms):
-    "launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; 3 capped where that makes one wave."
-    chunks = 2 if d <= 1031 else 3 if d <= 1543 else 4
-    return chunks, chunks == 3 and 24 * sms < rows <= 32 * sms
+    """launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; where that runs a second wave of a
+    few blocks (rows in (24, 32] x the SMs), 3 chunks capped at 32 registers, 4 chunks one warp a row at 8."""
+    chunks, band = 2 if d <= 1031 else 3 if d <= 1543 else 4, 24 * sms < rows <= 32 * sms
+    return (1, 8, False) if chunks == 4 and band else (2, chunks, chunks == 3 and band)
 
 def _two_warp_rows_ran(names):
-    "Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel) or the 16-byte packed groups of 64."
-    return any('RMSNormPiecesTwoWarpRowsKernel<' in n or re.search(r'RMSNormKernel<[^,<>()]+, 8, 4, 64, (false|0),', n)
-               for n in names)
+    """Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel, or in its one-warp band
+    RMSNormPiecesWarpRowsKernel at 8 chunks) or the 16-byte packed groups of 64."""
+    return any('RMSNormPiecesTwoWarpRowsKernel<' in n or re.search(_WARP8, n) or
+               re.search(r'RMSNormKernel<[^,<>()]+, 8, 4, 64, (false|0),', n) for n in names)
 
 
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1030, 1031, 1032, 1151, 1153, 1536, 1542, 1544, 2046, 2047, 2048,
+@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1030, 1031, 1032, 1151, 1153, 1536, 1542, 1544, 1548, 2046, 2047, 2048,
                                2050, 2056])
 def test_rmsnorm_two_warp_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
     for rows in sorted({9 * sms - 1, 9 * sms + 1, 10 * sms + 1, 15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1,
-                        24 * sms + 1, 32 * sms, 32 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
+                        24 * sms, 24 * sms + 1, 32 * sms, 32 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))

@@ -592,8 +592,8 @@ int pieces_vpt(const NormParams& p, int sms, bool fit2, bool fit4) {
   return 2;
 }
 // Rows on 2-byte boundaries of one warp's chunks (kVPT x 32 whole chunks at most: 4 a lane up to 1023 wide; 8, to 2047,
-// compiles but lost, see dispatch_peeled), kRows rows a block: one block a row left the block scheduler's rate the limit
-// at many rows (dispatch_peeled).
+// lost on odd rows, see dispatch_peeled, but takes rmsnorm's 4-chunk two-warp rows' band, session 63), kRows rows a
+// block: one block a row left the block scheduler's rate the limit at many rows (dispatch_peeled).
 // The rule's bounds (dispatch_peeled): widths 513-1023 (the fused op's to 800), past 15 x the SMs (30 x past 800).
 constexpr int kWarpRowsMinD = 513, kWarpRowsMaxD = 1023, kWarpRowsFusedMaxD = 800;
 constexpr int kWarpRowsFromSms = 15, kWarpRowsWideFromSms = 30;
@@ -612,7 +612,15 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
 // 4-element vectors (NVIDIA_H200_lib_ab_two_warp_vpt_*_s62.txt, ..._two_warp_cap_odd_s62.txt): 2 chunks +12.6 to
 // +16.1 % at 3500-4096 x 1026-1030, +0.1 to +2.7 % elsewhere; 3 chunks +0.2 to +2.9 %; capped +3.3 to +10.1 % at
 // 3300-4096 x 1036-1542, but -5 to -9 % past the band.
-constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7;
+// Session 63: the 4-chunk kernel (40 registers, 12 blocks of two rows an SM: a wave of 24 rows an SM) ran a second wave
+// of a few blocks past 24 x the SMs (3300 x 1790 bf16 11.9 us against 9.9 at 3168 rows). There one warp a row at 8
+// chunks a lane (RMSNormPiecesWarpRowsKernel<T, false, 8>, 60 registers, 8 blocks of kWarp8Rows rows an SM: 32 rows)
+// runs one wave, up to its own wave's rows; past that, and below 24 x, it lost (one warp's loads a row, not two). H200,
+// lib_ab, 1300-32768 rows x 1546-2044, 2- and 4-element rows, both dtypes (NVIDIA_H200_lib_ab_warp8_s63.txt): at
+// 3300-4224 rows +6.8 to +14.8 % (3300 x 1790 bf16 11.94 -> 10.47 us); below 24 x it lost up to 11.5 %, past 32 x up to
+// 10.0 %. Both waves are read from the CUDA runtime's occupancy (resident_blocks), so the band follows the registers
+// ptxas gives either kernel.
+constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7, kWarp8Rows = 4;
 template <typename T, bool kFused, bool kOdd, int kRows>
 cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
@@ -625,6 +633,13 @@ cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaSt
         return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3, true>, g, b, stream, p.pdl, p);
     }
     return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3>, g, b, stream, p.pdl, p);
+  }
+  if constexpr (!kFused) {  // the 4-chunk rows where one warp a row at 8 chunks makes the grid one wave, not two
+    const int64_t wave4 = static_cast<int64_t>(
+        resident_blocks<RMSNormPiecesTwoWarpRowsKernel<T, false, kOdd, 4>>(64 * kRows)) * kRows * sms;
+    const int64_t wave8 = static_cast<int64_t>(
+        resident_blocks<RMSNormPiecesWarpRowsKernel<T, false, 8>>(32 * kWarp8Rows)) * kWarp8Rows * sms;
+    if (p.rows > wave4 && p.rows <= wave8) return launch_pieces_warp_rows<T, false, 8, kWarp8Rows>(p, stream);
   }
   return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 4>, g, b, stream, p.pdl, p);
 }
