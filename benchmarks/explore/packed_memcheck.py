@@ -14,8 +14,8 @@ twowarp (session 61: rmsnorm's rows of 1025-2048 two warps a row, two rows a blo
 every class on both sides of 15, 18 and 48 x the SMs, odd row counts (the last block's second row dead: it reads the
 last row and stores nothing), views 1, 2 and 4 elements in; session 62: 2 and 3 chunks a lane (1025-1031, 1032-1543
 wide), the 3-chunk kernel capped in (24, 32] x the SMs, odd rows to 1031 past 15 x, 2- and 4-element rows past
-9-10 x, the peeled rule's 10 x bound; session 63: 4-chunk rows (1544-2048) in (24, 32] x one warp a row at 8 chunks.
-Prints `pairs|singles|warprows|twowarp N shapes checked`.
+9-10 x, the peeled rule's 10 x bound; session 63: 4-chunk rows (1544-2048) in (24, 32] x one warp a row at 8 chunks, the
+bands' starts. Prints `pairs|singles|warprows|twowarp N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -41,8 +41,8 @@ elif a.which == 'warprows':
     views = ((514, 1), (800, 1), (1022, 1))
     view_rows = rows_list
 elif a.which == 'twowarp':
-    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 24 * sms + 1, 32 * sms - 1, 32 * sms,
-                        48 * sms + 1, 20003})
+    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 24 * sms + 1, 24 * sms + 5,
+                        2 * (12 * sms + sms // 8) + 1, 32 * sms - 1, 32 * sms, 48 * sms + 1, 20003})
     widths = (1025, 1026, 1028, 1030, 1031, 1032, 1094, 1151, 1283, 1290, 1536, 1542, 1544, 1548, 1790, 2046, 2048)
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
     view_rows = rows_list
