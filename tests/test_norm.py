@@ -1066,7 +1066,7 @@ def test_odd_rows_warp_rows(d, dtype):
 # chunks a lane that hold the row (session 62: 2 up to 1031 wide, 3 up to 1543, 4 the rest), the 3-chunk form capped at
 # 32 registers for rows in (24, 32] x the SMs (one wave there): both read off its name too. Session 63: the 4-chunk rows
 # in that band one warp a row at 8 chunks (RMSNormPiecesWarpRowsKernel<T, false, 8>), read off its name; both bands from
-# a few blocks past 24 x (SMs / 8 blocks of two rows capped, 2 blocks at 8 chunks).
+# a few blocks past 24 x (4 blocks of two rows capped, 2 at 8 chunks).
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
@@ -1093,11 +1093,11 @@ def _two_warp_chunks(names):
 
 def _two_warp_chunks_expect(d, rows, sms):
     """launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; where that runs a second wave of
-    more than a few blocks, up to 32 x the SMs, 3 chunks capped at 32 registers (from SMs / 8 blocks of two rows past
-    24 x), 4 chunks one warp a row at 8 (from 2 blocks past)."""
+    more than a few blocks, up to 32 x the SMs, 3 chunks capped at 32 registers (from 4 blocks of two rows past 24 x),
+    4 chunks one warp a row at 8 (from 2 blocks past)."""
     chunks = 2 if d <= 1031 else 3 if d <= 1543 else 4
     if chunks == 4 and 24 * sms + 4 < rows <= 32 * sms: return 1, 8, False
-    return 2, chunks, chunks == 3 and 2 * (12 * sms + sms // 8) < rows <= 32 * sms
+    return 2, chunks, chunks == 3 and 24 * sms + 8 < rows <= 32 * sms
 
 def _two_warp_rows_ran(names):
     """Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel, or in its one-warp band
@@ -1116,8 +1116,8 @@ def test_rmsnorm_two_warp_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
     for rows in sorted({9 * sms - 1, 9 * sms + 1, 10 * sms + 1, 15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1,
-                        24 * sms + 4, 24 * sms + 5, 2 * (12 * sms + sms // 8), 2 * (12 * sms + sms // 8) + 1, 32 * sms,
-                        32 * sms + 1, 48 * sms - 1, 48 * sms + 1}):
+                        24 * sms + 4, 24 * sms + 5, 24 * sms + 8, 24 * sms + 9, 32 * sms, 32 * sms + 1, 48 * sms - 1,
+                        48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, pad, o))

@@ -41,8 +41,8 @@ elif a.which == 'warprows':
     views = ((514, 1), (800, 1), (1022, 1))
     view_rows = rows_list
 elif a.which == 'twowarp':
-    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 24 * sms + 1, 24 * sms + 5,
-                        2 * (12 * sms + sms // 8) + 1, 32 * sms - 1, 32 * sms, 48 * sms + 1, 20003})
+    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 24 * sms + 1, 24 * sms + 5, 24 * sms + 9,
+                        32 * sms - 1, 32 * sms, 48 * sms + 1, 20003})
     widths = (1025, 1026, 1028, 1030, 1031, 1032, 1094, 1151, 1283, 1290, 1536, 1542, 1544, 1548, 1790, 2046, 2048)
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
     view_rows = rows_list

@@ -620,14 +620,16 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
 // 3300-4224 rows +6.8 to +14.8 % (3300 x 1790 bf16 11.94 -> 10.47 us); below 24 x it lost up to 11.5 %, past 32 x up to
 // 10.0 %. Both waves are read from the CUDA runtime's occupancy (resident_blocks), so the band follows the registers
 // ptxas gives either kernel.
-// Both bands start a few blocks past the two-warp kernel's wave (kTwoWarpCapOverSms, kWarp8Over): a second wave of a
-// few blocks costs less than the band's slower rows. lib_ab, rows 1-41 past 24 x the SMs (3169-3209), 1036-2044, both
+// Both bands start a few blocks past the two-warp kernel's wave (kTwoWarpCapOver, kWarp8Over): a second wave of a few
+// blocks costs less than the band's slower rows. lib_ab, rows 1-41 past 24 x the SMs (3169-3209), 1036-2044, both
 // dtypes, against no band (NVIDIA_H200_lib_ab_band_start_fine_s63.txt): at one row past, no band was faster by up to
 // 4.4 % (4 chunks) and 8.9 % (3 chunks, capped); the 8-chunk band won everywhere from 5 rows past (3 blocks), the
-// capped one from 5-9 rows past at 1100-1538 bf16, 5-25 fp16, 1036 bf16 from 21 (1036 fp16 still lost 1.5-2.5 % at
-// 33-41).
+// capped one at 1100-1538 from 5-9 rows past (bf16; fp16 5-25), at 1036 only from 21 rows past (bf16; fp16 still lost
+// 1.5-2.5 % at 33-41). Where it starts trades one class for the other: from 33 rows past, 1100-1538 lost up to 6.1 %
+// below it (NVIDIA_H200_lib_ab_s63_final.txt, tree c); from 9 rows past (4 blocks), 1036 loses up to 6.5 % (fp16,
+// 11 rows past) and the rest at most 3 %.
 constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7, kWarp8Rows = 4;
-constexpr int kTwoWarpCapOverSms = 8, kWarp8Over = 2;  // the bands' blocks past the wave: SMs / 8, 2
+constexpr int kTwoWarpCapOver = 4, kWarp8Over = 2;  // the bands' first blocks past the wave
 template <typename T, bool kFused, bool kOdd, int kRows>
 cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
@@ -636,7 +638,7 @@ cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaSt
     return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 2>, g, b, stream, p.pdl, p);
   if (p.d <= kTwoWarpVpt3MaxD) {
     if constexpr (64 * kRows == kTwoWarpCapThreads) {  // the capped kernel's block
-      const int64_t from = (kTwoWarpBlocks * sms + sms / kTwoWarpCapOverSms) * kRows;  // a few blocks past the wave
+      const int64_t from = (kTwoWarpBlocks * sms + kTwoWarpCapOver) * kRows;  // a few blocks past the wave
       if (p.rows > from && p.rows <= kTwoWarpCapBlocks * kRows * sms)
         return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3, true>, g, b, stream, p.pdl, p);
     }
