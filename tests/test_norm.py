@@ -895,7 +895,7 @@ def _rms_pieces_expect(d, o, rows, sms, dtype):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [1537, 2049, 2050, 2561, 3073, 3076, 4097, 4100, 5122, 6145, 8190, 8191, 8194])
+@pytest.mark.parametrize('d', [1151, 1537, 2049, 2050, 2561, 3073, 3076, 4097, 4100, 5122, 6145, 8190, 8191, 8194])
 def test_rmsnorm_pieces_waves(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -910,7 +910,9 @@ def test_rmsnorm_pieces_waves(d, dtype):
             expect = _rms_pieces_expect(d, o, rows, sms, dtype)
             assert _pieces_vpt(names) == expect, (rows, d, o, (w2, w4), names)
             seen.add(expect)
-    assert {2, 4} <= seen or d > 8192, (d, seen)   # both sides of a bound ran
+    # both sides of a bound ran; odd rows of 1152-2047 have no 4-chunk rows left: those rows (one wave at 4 chunks, not at
+    # 2) are the two-warp rows' since session 64 (the first bound's rows are checked above all the same)
+    assert ({2} if d % 2 and 1152 <= d <= 2047 else {2, 4}) <= seen or d > 8192, (d, seen)
 
 
 # issue 19, session 58: the pieces kernel's chunks a thread come from the runtime's occupancy of each kernel, asked once
@@ -1063,14 +1065,17 @@ def test_odd_rows_warp_rows(d, dtype):
 # row dead: it reads the last row and stores nothing), x and out 0-4 elements into guarded rows; which kernel ran is
 # read off its name. A shape with a tuned entry (the H200's 1536 and 2048 at 4097-8192 rows) runs the entry's choice.
 # gemma_rmsnorm (the same kernels with the weight's bias) at 48 x the SMs + 1 rows. The pieces kernel takes the fewest
-# chunks a lane that hold the row (session 62: 2 up to 1031 wide, 3 up to 1543, 4 the rest), the 3-chunk form capped at
-# 32 registers for rows in (24, 32] x the SMs (one wave there): both read off its name too. Session 63: the 4-chunk rows
-# in that band one warp a row at 8 chunks (RMSNormPiecesWarpRowsKernel<T, false, 8>), read off its name; both bands from
-# a few blocks past 24 x (4 blocks of two rows capped, 2 at 8 chunks).
+# chunks a lane that hold the row (session 62: 2 up to 1031 wide, 3 up to 1543, 4 the rest), read off its name too.
+# Session 63: the 4-chunk rows in (24, 32] x the SMs one warp a row at 8 chunks (RMSNormPiecesWarpRowsKernel<T, false,
+# 8>: one wave there, not two), read off its name, from 2 blocks of two rows past 24 x. Session 64: the 3-chunk rows in
+# that band too, from 4 blocks past (session 62's kernel capped at 32 registers went); odd rows of 1152-2047 two warps
+# a row past 21 x, up to the band's end (32 x), the pieces kernel one block a row past that.
 def _two_warp_rows(d, v, rows, sms):
     "norm.cuh's two_warp_rows (session 61): whether rmsnorm's rows of d in vectors of v elements (1: odd) take two warps a row."
     if not 1025 <= d <= 2048: return False
-    if v == 1: return d <= 1151 and rows > (15 if d <= 1031 else 48) * sms   # 15 x to 1031 wide: session 62
+    if v == 1:                                                               # 15 x to 1031 wide: session 62
+        if d <= 1151: return rows > (15 if d <= 1031 else 48) * sms
+        return 21 * sms < rows <= 32 * sms                                   # session 64
     if v < 8: return rows > (9 if v == 2 and d > 1536 else 10) * sms        # 15 x until session 62
     return rows > 18 * sms and (d <= 1536 or rows <= 48 * sms)
 
@@ -1086,18 +1091,19 @@ def _two_warp_rows_expect(d, v, rows, sms, dtype):
 _WARP8 = r'RMSNormPiecesWarpRowsKernel<[^,<>()]+, (false|0), 8>'   # one warp a row at 8 chunks (session 63)
 
 def _two_warp_chunks(names):
-    "(warps a row, chunks a lane, capped) of each pieces kernel in names that took rmsnorm's two-warp rows."
-    two = r'RMSNormPiecesTwoWarpRowsKernel<[^<>]*, (\d+), (\w+)>'
-    found = [(2, int(m[1]), m[2] in ('true', '1')) for n in names for m in [re.search(two, n)] if m]
-    return found + [(1, 8, False) for n in names if re.search(_WARP8, n)]
+    "(warps a row, chunks a lane) of each pieces kernel in names that took rmsnorm's two-warp rows."
+    two = r'RMSNormPiecesTwoWarpRowsKernel<[^<>]*, (\d+)>'
+    found = [(2, int(m[1])) for n in names for m in [re.search(two, n)] if m]
+    return found + [(1, 8) for n in names if re.search(_WARP8, n)]
 
 def _two_warp_chunks_expect(d, rows, sms):
-    """launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; where that runs a second wave of
-    more than a few blocks, up to 32 x the SMs, 3 chunks capped at 32 registers (from 4 blocks of two rows past 24 x),
-    4 chunks one warp a row at 8 (from 2 blocks past)."""
+    """launch_pieces_two_warp_rows' choice: the fewest chunks a lane that hold the row; where 3 or 4 chunks run a second
+    wave of more than a few blocks (4 blocks of two rows past 24 x at 3 chunks, 2 at 4), up to 32 x the SMs, one warp a
+    row at 8."""
     chunks = 2 if d <= 1031 else 3 if d <= 1543 else 4
-    if chunks == 4 and 24 * sms + 4 < rows <= 32 * sms: return 1, 8, False
-    return 2, chunks, chunks == 3 and 24 * sms + 8 < rows <= 32 * sms
+    over = {2: None, 3: 8, 4: 4}[chunks]
+    if over is not None and 24 * sms + over < rows <= 32 * sms: return 1, 8
+    return 2, chunks
 
 def _two_warp_rows_ran(names):
     """Whether rmsnorm's two-warp rows ran: the pieces kernel's (RMSNormPiecesTwoWarpRowsKernel, or in its one-warp band
@@ -1109,14 +1115,14 @@ def _two_warp_rows_ran(names):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1030, 1031, 1032, 1151, 1153, 1536, 1542, 1544, 1548, 2046, 2047, 2048,
-                               2050, 2056])
+@pytest.mark.parametrize('d', [1024, 1025, 1026, 1028, 1030, 1031, 1032, 1151, 1153, 1536, 1542, 1543, 1544, 1545, 1548, 2046,
+                               2047, 2048, 2050, 2056])
 def test_rmsnorm_two_warp_rows(d, dtype):
     w = torch.randn(d, device='cuda', dtype=dtype)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     seen = set()
     for rows in sorted({9 * sms - 1, 9 * sms + 1, 10 * sms + 1, 15 * sms - 1, 15 * sms + 1, 18 * sms - 1, 18 * sms + 1,
-                        24 * sms + 4, 24 * sms + 5, 24 * sms + 8, 24 * sms + 9, 32 * sms, 32 * sms + 1, 48 * sms - 1,
+                        21 * sms, 21 * sms + 1, 24 * sms + 4, 24 * sms + 5, 24 * sms + 8, 24 * sms + 9, 32 * sms, 32 * sms + 1, 48 * sms - 1,
                         48 * sms + 1}):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         for pad, o in ((16, 0), (16, 1), (8, 2), (8, 4)):
@@ -1126,8 +1132,8 @@ def test_rmsnorm_two_warp_rows(d, dtype):
             pieces = [_two_warp_chunks_expect(d, rows, sms)] if want and _vec_class(d, o) < 8 else []
             assert _two_warp_chunks(names) == pieces, (rows, d, pad, o, names)
             seen.add(want)
-    # both sides of a bound ran, except where no class takes the rows (odd rows past 1151, widths outside 1025-2048)
-    assert seen == ({False} if d in (1024, 1153, 2047, 2050, 2056) else {True, False}), (d, seen)
+    # both sides of a bound ran, except where no class takes the rows (widths outside 1025-2048)
+    assert seen == ({False} if d in (1024, 2050, 2056) else {True, False}), (d, seen)
     rows = 48 * sms + 1                       # the Gemma bias on the same kernels (contiguous x, guarded out)
     x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 16)
     names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, :d]))

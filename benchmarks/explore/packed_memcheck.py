@@ -15,7 +15,7 @@ every class on both sides of 15, 18 and 48 x the SMs, odd row counts (the last b
 last row and stores nothing), views 1, 2 and 4 elements in; session 62: 2 and 3 chunks a lane (1025-1031, 1032-1543
 wide), the 3-chunk kernel capped in (24, 32] x the SMs, odd rows to 1031 past 15 x, 2- and 4-element rows past
 9-10 x, the peeled rule's 10 x bound; session 63: 4-chunk rows (1544-2048) in (24, 32] x one warp a row at 8 chunks, the
-bands' starts. Prints `pairs|singles|warprows|twowarp N shapes checked`.
+bands' starts; session 64: 3-chunk rows there one warp a row too (no capped kernel), odd rows of 1152-2047 in (21, 32] x. Prints `pairs|singles|warprows|twowarp N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -41,9 +41,10 @@ elif a.which == 'warprows':
     views = ((514, 1), (800, 1), (1022, 1))
     view_rows = rows_list
 elif a.which == 'twowarp':
-    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 24 * sms + 1, 24 * sms + 5, 24 * sms + 9,
-                        32 * sms - 1, 32 * sms, 48 * sms + 1, 20003})
-    widths = (1025, 1026, 1028, 1030, 1031, 1032, 1094, 1151, 1283, 1290, 1536, 1542, 1544, 1548, 1790, 2046, 2048)
+    rows_list = sorted({9 * sms + 1, 10 * sms + 1, 15 * sms + 1, 18 * sms + 1, 21 * sms + 1, 24 * sms + 1, 24 * sms + 5,
+                        24 * sms + 9, 32 * sms - 1, 32 * sms, 32 * sms + 1, 48 * sms + 1, 20003})
+    widths = (1025, 1026, 1028, 1030, 1031, 1032, 1094, 1151, 1153, 1283, 1290, 1536, 1542, 1543, 1544, 1545, 1548, 1790,
+              2046, 2047, 2048)
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
     view_rows = rows_list
 else:

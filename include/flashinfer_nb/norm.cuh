@@ -53,11 +53,17 @@ inline int packed_pairs_group(bool fused, int d, int64_t rows, int64_t sms) {
 // wider than 1536 +6 to +15 % at 1200-1320 (-4.3 % at 1100), narrower ones and 4-element rows -1 to -3 %; 16-byte rows
 // from 10 x -3 to -6 %. Odd rows of 1025-1031 from 15 x (..._two_warp_odd_rows_s62.txt, ..._cap_odd_s62.txt): +1.4 to
 // +6.4 % at 2300-6000 rows (-1.0 to +1.0 past 8192); at 1033-1151 -2.5 to +2.0 % past 2300 (so not those).
+// Session 64: odd rows of 1152-2047 past 21 x (kTwoWarpRowsOddWideFromSms) up to the end of the one-warp band past the
+// two-warp wave (norm_peeled.cuh's two_warp_route; 32 x on the H200), the pieces kernel one block a row elsewhere.
+// H200, lib_ab, 1153-2047, both dtypes, against the pieces kernel (NVIDIA_H200_lib_ab_odd_{warp8,route}_s64.txt): two
+// warps a row at 2100 rows -0.1 to -4.5 %, 2200-2772 -1.7 to +3.7 % (3 chunks a lane -1.7 to +1.4), 2904-3168 +0.3 to
+// +6.9 %; one warp a row at 8 chunks at 3180-4224 +2.0 to +10.4 % (below 24 x it lost up to 17.2 %, past 32 x up to 12.6 %).
 constexpr int kTwoWarpRowsMinD = 1025, kTwoWarpRowsMaxD = 2048, kTwoWarpRowsWideD = 1536, kTwoWarpRowsOddMaxD = 1151;
-constexpr int kTwoWarpRowsRows = 2;
+constexpr int kTwoWarpRowsRows = 2, kTwoWarpRowsOddWideFromSms = 21;
 inline bool two_warp_rows(int vec, int d, int64_t rows, int64_t sms) {
   if (sms <= 0 || d < kTwoWarpRowsMinD || d > kTwoWarpRowsMaxD) return false;
-  if (vec == 1) return d <= kTwoWarpRowsOddMaxD && rows > (d <= kTwoWarpVpt2MaxD ? 15 : 48) * sms;
+  if (vec == 1)
+    return rows > (d <= kTwoWarpVpt2MaxD ? 15 : d <= kTwoWarpRowsOddMaxD ? 48 : kTwoWarpRowsOddWideFromSms) * sms;
   if (vec < 8) return rows > (vec == 2 && d > kTwoWarpRowsWideD ? 9 : 10) * sms;
   return rows > 18 * sms && (d <= kTwoWarpRowsWideD || rows <= 48 * sms);
 }
@@ -443,7 +449,12 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
     if (vpt_hint == 0 && two_warp_rows(kVec, p.d, p.rows, sm64)) {
       if constexpr (kVec == 8) return launch<T, 8, 4, 64, false, kLate>(p, 64 * kTwoWarpRowsRows, stream);
       if constexpr (kVec <= 4) {
-        if (peel_ok<T, false>(p)) return launch_pieces_two_warp_rows<T, false, kVec == 1, kTwoWarpRowsRows>(p, sm64, stream);
+        if (peel_ok<T, false>(p)) {
+          const TwoWarpRoute route = two_warp_route<T, false, kVec == 1, kTwoWarpRowsRows>(p, sm64);
+          // odd rows wider than kTwoWarpRowsOddMaxD past the one-warp band: the pieces kernel (dispatch_peeled)
+          if (kVec != 1 || p.d <= kTwoWarpRowsOddMaxD || route != kTwoWarpPast)
+            return launch_pieces_two_warp_rows<T, false, kVec == 1, kTwoWarpRowsRows>(p, route, stream);
+        }
       }
     }
   }

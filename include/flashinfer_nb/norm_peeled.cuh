@@ -435,14 +435,10 @@ template <typename T, bool kFused, int kVPT>
 __global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesWarpRowsKernel(const NormParams p) {
   pieces_rows<T, false, kFused, true, kVPT, 1>(p);
 }
-// kCap: kTwoWarpCapBlocks blocks of kTwoWarpCapThreads an SM, so at most 32 registers (launch_pieces_two_warp_rows;
-// kTwoWarpBlocks: the uncapped 3-chunk kernel's blocks an SM at its 38 registers). Without it the second argument is 0,
-// which compiles as if it were absent: an explicit 1 lets ptxas take more registers (35 at 2 chunks a lane, 46 at 4;
-// session 62).
-constexpr int kTwoWarpCapThreads = 128, kTwoWarpBlocks = 12, kTwoWarpCapBlocks = 16;
-template <typename T, bool kFused, bool kOdd, int kVPT, bool kCap = false>
-__global__ void __launch_bounds__(kCap ? kTwoWarpCapThreads : kMaxBlock, kCap ? kTwoWarpCapBlocks : 0)
-    RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
+// (Sessions 62-63 had a 3-chunk form capped at 32 registers, kCap, for rows past the wave; session 64 sent those rows
+// to one warp a row at 8 chunks instead: launch_pieces_two_warp_rows.)
+template <typename T, bool kFused, bool kOdd, int kVPT>
+__global__ void __launch_bounds__(kMaxBlock) RMSNormPiecesTwoWarpRowsKernel(const NormParams p) {
   pieces_rows<T, false, kFused, kOdd, kVPT, 2>(p);
 }
 
@@ -606,52 +602,59 @@ cudaError_t launch_pieces_warp_rows(const NormParams& p, cudaStream_t stream) {
 // two_warp_rows). Chunks a lane: the fewest that hold the row. A row has at most d / 8 whole chunks (its head piece
 // comes first), so 2 a lane hold rows up to kTwoWarpVpt2MaxD wide and 3 up to kTwoWarpVpt3MaxD (session 62): at 2
 // chunks the kernel takes 32 registers (16 blocks an SM; 40 at 4 chunks, 12 blocks), at 3 it takes 38 (12 blocks, but
-// less to do than at 4); 4 the rest. The 3-chunk kernel capped at 32 registers (kCap, 12-16 bytes spilled) runs
-// slower a row but holds 16 blocks an SM: it is taken where that makes the grid one wave, not two (rows in
-// (kTwoWarpBlocks, kTwoWarpCapBlocks] x kRows x the SMs). H200, lib_ab, bf16 and fp16, 16-bit rows of 2- and
-// 4-element vectors (NVIDIA_H200_lib_ab_two_warp_vpt_*_s62.txt, ..._two_warp_cap_odd_s62.txt): 2 chunks +12.6 to
-// +16.1 % at 3500-4096 x 1026-1030, +0.1 to +2.7 % elsewhere; 3 chunks +0.2 to +2.9 %; capped +3.3 to +10.1 % at
-// 3300-4096 x 1036-1542, but -5 to -9 % past the band.
-// Session 63: the 4-chunk kernel (40 registers, 12 blocks of two rows an SM: a wave of 24 rows an SM) ran a second wave
-// of a few blocks past 24 x the SMs (3300 x 1790 bf16 11.9 us against 9.9 at 3168 rows). There one warp a row at 8
-// chunks a lane (RMSNormPiecesWarpRowsKernel<T, false, 8>, 60 registers, 8 blocks of kWarp8Rows rows an SM: 32 rows)
-// runs one wave, up to its own wave's rows; past that, and below 24 x, it lost (one warp's loads a row, not two). H200,
-// lib_ab, 1300-32768 rows x 1546-2044, 2- and 4-element rows, both dtypes (NVIDIA_H200_lib_ab_warp8_s63.txt): at
-// 3300-4224 rows +6.8 to +14.8 % (3300 x 1790 bf16 11.94 -> 10.47 us); below 24 x it lost up to 11.5 %, past 32 x up to
-// 10.0 %. Both waves are read from the CUDA runtime's occupancy (resident_blocks), so the band follows the registers
-// ptxas gives either kernel.
-// Both bands start a few blocks past the two-warp kernel's wave (kTwoWarpCapOver, kWarp8Over): a second wave of a few
-// blocks costs less than the band's slower rows. lib_ab, rows 1-41 past 24 x the SMs (3169-3209), 1036-2044, both
-// dtypes, against no band (NVIDIA_H200_lib_ab_band_start_fine_s63.txt): at one row past, no band was faster by up to
-// 4.4 % (4 chunks) and 8.9 % (3 chunks, capped); the 8-chunk band won everywhere from 5 rows past (3 blocks), the
-// capped one at 1100-1538 from 5-9 rows past (bf16; fp16 5-25), at 1036 only from 21 rows past (bf16; fp16 still lost
-// 1.5-2.5 % at 33-41). Where it starts trades one class for the other: from 33 rows past, 1100-1538 lost up to 6.1 %
-// below it (NVIDIA_H200_lib_ab_s63_final.txt, tree c); from 9 rows past (4 blocks), 1036 loses up to 6.5 % (fp16,
-// 11 rows past) and the rest at most 3 %.
+// less to do than at 4); 4 the rest. H200, lib_ab, bf16 and fp16, 16-bit rows of 2- and 4-element vectors
+// (NVIDIA_H200_lib_ab_two_warp_vpt_*_s62.txt): 2 chunks +12.6 to +16.1 % at 3500-4096 x 1026-1030, +0.1 to +2.7 %
+// elsewhere; 3 chunks +0.2 to +2.9 %.
+// Past the 3- and 4-chunk kernels' wave (12 blocks of two rows an SM: 24 rows), up to 32 rows an SM, one warp a row at
+// 8 chunks a lane (RMSNormPiecesWarpRowsKernel<T, false, 8>, 60 registers, 8 blocks of kWarp8Rows rows an SM) runs the
+// rows as one wave, not two; below the wave and past its own it loses (one warp's loads a row, not two). Both waves are
+// read from the CUDA runtime's occupancy (resident_blocks), so the band follows the registers ptxas gives either kernel.
+// - Session 63, 4 chunks (1300-32768 rows x 1546-2044, 2- and 4-element rows, both dtypes; NVIDIA_H200_lib_ab_warp8_s63.txt):
+//   at 3300-4224 rows +6.8 to +14.8 % (3300 x 1790 bf16 11.94 -> 10.47 us); below 24 x up to -11.5 %, past 32 x up to
+//   -10.0 %.
+// - Session 64, 3 chunks (2- and 4-element rows of 1036-1542, against session 62's 3-chunk kernel capped at 32
+//   registers, 16 blocks an SM, which had taken the band; NVIDIA_H200_lib_ab_three_{warp8,final}_s64.txt): at 3177-4224
+//   rows fp16 +1.8 to +8.2 %, bf16 -1.4 to +4.4 %; so the capped kernel went. rmsnorm's odd rows of 1152-2047 take the
+//   band at 3 and 4 chunks (norm.cuh's two_warp_rows; NVIDIA_H200_lib_ab_odd_final_s64.txt: at 3177-4224 rows +0.1 to
+//   +8.1 % against the pieces kernel, -2.4 to +5.4 % at 3169-3176, where the two-warp kernel runs a second wave).
+// The band starts a few blocks past the wave (kWarp8Over3, kWarp8Over4): a second wave of a few blocks costs less than
+// the band's slower rows. lib_ab, rows 1-41 past 24 x the SMs (3169-3209), 1036-2044, both dtypes, against no band
+// (NVIDIA_H200_lib_ab_band_start_fine_s63.txt): at one row past, no band was faster by up to 4.4 % (4 chunks); the
+// 8-chunk band won everywhere from 5 rows past (3 blocks). At 3 chunks 1036 lost 3.3-3.5 % 8 rows past (4 blocks;
+// ..._three_warp8_s64.txt), nothing from 12 rows past beyond 0.7 %.
 constexpr int kTwoWarpVpt2MaxD = 2 * 64 * 8 + 7, kTwoWarpVpt3MaxD = 3 * 64 * 8 + 7, kWarp8Rows = 4;
-constexpr int kTwoWarpCapOver = 4, kWarp8Over = 2;  // the bands' first blocks past the wave
+constexpr int kWarp8Over3 = 4, kWarp8Over4 = 2;  // the band's first blocks past the wave, at 3 and 4 chunks a lane
+// Rows a wave holds of kKernel in blocks of `threads` threads and `rows` rows on `sms` SMs (the CUDA runtime's
+// occupancy, resident_blocks; 0: unknown).
+template <auto kKernel>
+int64_t wave_rows(int threads, int rows, int64_t sms) {
+  return static_cast<int64_t>(resident_blocks<kKernel>(threads)) * rows * sms;
+}
+// launch_pieces_two_warp_rows' choice for rows of p.d on `sms` SMs: the two-warp kernel, one warp a row at 8 chunks
+// (the band past its wave), or kTwoWarpPast: rows past the band (the two-warp kernel runs them unless the caller sends
+// them elsewhere: norm.cuh's dispatch sends rmsnorm's odd rows wider than kTwoWarpRowsOddMaxD to the pieces kernel).
+// The fused op has no band (never measured; its two-warp rows are not taken).
+enum TwoWarpRoute { kTwoWarp, kOneWarp8, kTwoWarpPast };
 template <typename T, bool kFused, bool kOdd, int kRows>
-cudaError_t launch_pieces_two_warp_rows(const NormParams& p, int64_t sms, cudaStream_t stream) {
+TwoWarpRoute two_warp_route(const NormParams& p, int64_t sms) {
+  if (p.d <= kTwoWarpVpt2MaxD) return kTwoWarp;
+  const bool three = p.d <= kTwoWarpVpt3MaxD;
+  const int64_t wave = three ? wave_rows<RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3>>(64 * kRows, kRows, sms)
+                             : wave_rows<RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 4>>(64 * kRows, kRows, sms);
+  if (wave <= 0 || p.rows <= wave + int64_t{three ? kWarp8Over3 : kWarp8Over4} * kRows) return kTwoWarp;
+  if constexpr (kFused) return kTwoWarpPast;
+  const int64_t wave8 = wave_rows<RMSNormPiecesWarpRowsKernel<T, kFused, 8>>(32 * kWarp8Rows, kWarp8Rows, sms);
+  return p.rows <= wave8 ? kOneWarp8 : kTwoWarpPast;
+}
+template <typename T, bool kFused, bool kOdd, int kRows>
+cudaError_t launch_pieces_two_warp_rows(const NormParams& p, TwoWarpRoute route, cudaStream_t stream) {
   static_assert(kRows >= 1 && kRows <= kWarpRowsMaxRows, "rows a block");
+  if (route == kOneWarp8) return launch_pieces_warp_rows<T, kFused, 8, kWarp8Rows>(p, stream);
   const dim3 g(static_cast<unsigned>(ceil_div(p.rows, int64_t{kRows}))), b(64, kRows);
   if (p.d <= kTwoWarpVpt2MaxD)
     return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 2>, g, b, stream, p.pdl, p);
-  if (p.d <= kTwoWarpVpt3MaxD) {
-    if constexpr (64 * kRows == kTwoWarpCapThreads) {  // the capped kernel's block
-      const int64_t from = (kTwoWarpBlocks * sms + kTwoWarpCapOver) * kRows;  // a few blocks past the wave
-      if (p.rows > from && p.rows <= kTwoWarpCapBlocks * kRows * sms)
-        return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3, true>, g, b, stream, p.pdl, p);
-    }
+  if (p.d <= kTwoWarpVpt3MaxD)
     return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 3>, g, b, stream, p.pdl, p);
-  }
-  if constexpr (!kFused) {  // the 4-chunk rows where one warp a row at 8 chunks makes the grid one wave, not two
-    const int64_t wave4 = static_cast<int64_t>(
-        resident_blocks<RMSNormPiecesTwoWarpRowsKernel<T, false, kOdd, 4>>(64 * kRows)) * kRows * sms;
-    const int64_t wave8 = static_cast<int64_t>(
-        resident_blocks<RMSNormPiecesWarpRowsKernel<T, false, 8>>(32 * kWarp8Rows)) * kWarp8Rows * sms;
-    if (p.rows > wave4 + kWarp8Over * kRows && p.rows <= wave8)
-      return launch_pieces_warp_rows<T, false, 8, kWarp8Rows>(p, stream);
-  }
   return launch_kernel(RMSNormPiecesTwoWarpRowsKernel<T, kFused, kOdd, 4>, g, b, stream, p.pdl, p);
 }
 // The pieces kernel's launch at pieces_vpt chunks a thread.
