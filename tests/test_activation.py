@@ -365,6 +365,45 @@ def test_act_heavy_narrow_rows(d, dtype):
         assert ran['gelu_tanh'] == ran['silu'], (d, rows, ran)   # no trait: SiLU's rule
 
 
+# issue 19, session 64: SiLU's and GELU-tanh's 16-bit rows of 145-512 4-element vectors (580-2044 wide, d % 8 == 4) keep
+# one vector a thread, one block of exactly the row, past the narrow rows while rows x the row's warps stay within 144 x
+# the SMs (activation.cuh's kLightQuadsWarps: 2.25 waves of 64 warps an SM); past that 16 bytes of each half a thread.
+# Rows of 129-143 vectors (572) do not: 16 bytes past the narrow rows. GELU keeps session 60's rule (above). Read off
+# the kernel's name, rows on both sides of the bound, outputs and guards checked for every op.
+LIGHT_QUAD_WIDTHS = (572, 580, 748, 1028, 1540, 2044)
+
+def _light_quads_per(d, rows, sms):
+    "SiLU's vectors a thread for a 16-bit row of d (d % 8 == 4, 129-512 vectors) past the narrow rows (8 / 6 x the SMs)."
+    n = d // 4
+    return 1 if n >= 145 and rows <= 144 * sms // -(-n // 32) else 2
+
+def _light_quads_rows(d, sms):
+    "Row counts past the narrow rows on both sides of the bound (the GPU test's and the memcheck's)."
+    n = d // 4; bound = 144 * sms // -(-n // 32)
+    return sorted({(8 if n <= 256 else 6) * sms + 1, bound, bound + 1})
+
+def test_light_quads_per_examples():
+    # by hand, 132 SMs: 748 = 187 quads, 6 warps: 144 x 132 / 6 = 3168 rows; 2044 = 511, 16 warps: 1188; 572 = 143: never
+    assert _light_quads_per(748, 3168, 132) == 1 and _light_quads_per(748, 3169, 132) == 2
+    assert _light_quads_per(2044, 1188, 132) == 1 and _light_quads_per(2044, 1189, 132) == 2
+    assert _light_quads_per(572, 1057, 132) == 2 and _light_quads_rows(748, 132) == [1057, 3168, 3169]
+
+
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', LIGHT_QUAD_WIDTHS)
+def test_act_light_quads(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in _light_quads_rows(d, sms):
+        ran = {}
+        for name, (fn, act) in OPS.items():   # strided input rows, out between poisoned guards (_act_in_guards)
+            ran[name], guards = _act_vec_per_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
+            assert guards, (name, d, rows, 'wrote outside its rows')
+        want = (4, _light_quads_per(d, rows, sms))
+        assert ran['silu'] == want and ran['gelu_tanh'] == want, (d, rows, ran, want)
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))

@@ -6,16 +6,17 @@ last row's end is outside the allocation; each output is compared with float64 t
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 compute-sanitizer --tool memcheck --print-limit 20 \\
         python3 benchmarks/explore/act_heavy_memcheck.py [--dtype bfloat16]
 
-The widths and row counts of tests/test_activation.py's test_act_heavy_narrow_rows (both sides of every bound).
-Prints `N shapes checked`.
+The widths and row counts of tests/test_activation.py's test_act_heavy_narrow_rows (both sides of every bound); then
+SiLU's and GELU-tanh's 4-element rows under session 64's rule (one vector a thread to 144 warps an SM:
+test_act_light_quads' widths and rows). Prints `N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
 import torch, torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from flashinfer_nb.activation import gelu_and_mul
-from tests.test_activation import HEAVY_WIDTHS, _heavy_rows
+from flashinfer_nb.activation import gelu_and_mul, gelu_tanh_and_mul, silu_and_mul
+from tests.test_activation import HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, _heavy_rows, _light_quads_rows
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
@@ -30,5 +31,12 @@ for d in HEAVY_WIDTHS:
         ref = F.gelu(x[:, :d].double()) * x[:, d:].double()
         torch.testing.assert_close(out.double(), ref, rtol=4e-3, atol=2e-3)
         n += 1
+for d in LIGHT_QUAD_WIDTHS:
+    for rows in _light_quads_rows(d, sms):
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+        a, b = x[:, :d].double(), x[:, d:].double()
+        for fn, ref in ((silu_and_mul, F.silu(a) * b), (gelu_tanh_and_mul, F.gelu(a, approximate='tanh') * b)):
+            torch.testing.assert_close(fn(x).double(), ref, rtol=4e-3, atol=2e-3)
+            n += 1
 torch.cuda.synchronize()
 print(n, 'shapes checked')

@@ -56,6 +56,7 @@ struct math_heavy<Act, std::void_t<decltype(Act::kMathHeavy)>> : std::bool_const
 
 constexpr int kThreads = 256;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
+constexpr int kLightQuadsMinVecs = 145, kLightQuadsWarps = 144;  // one vector a thread's 4-element rows (session 64, dispatch)
 
 // Grid: one block per (row, chunk of blockDim * kPer vectors along the row): chunk on grid.x, row on grid.y (and
 // grid.z past 65535 rows), so the scheduler's order (x fastest) is row-major and the blocks in flight at once read
@@ -335,11 +336,22 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (NVIDIA_H200_lib_ab_gelu_heavy_s60.txt, ..._gelu_heavy_bounds_s60.txt): 1100-8192 rows x 516-1540 +1 to +12 %,
   // 1796 -0.9 to +3.9 %; 2044 lost 1.5-4.3 % past 3000 rows at 64 x (so 24 x past 384 vectors). Rows of 128 vectors
   // or fewer share blocks there instead (below; not measured with this rule, not changed).
+  // Session 64: the other activations (SiLU, GELU-tanh) too for rows of kLightQuadsMinVecs-512 4-element vectors
+  // (580-2044 wide), while the grid of such rows holds at most kLightQuadsWarps warps an SM (2.25 waves of 64): there
+  // 16 bytes a thread had left half the threads each two loads of each half in a row (silu 2338 x 748 fp16 0.985x
+  // FlashInfer's time, GELU-tanh 0.974x, H200 draw seed 102). H200, lib_ab, SiLU and GELU-tanh, both dtypes, outputs
+  // identical (NVIDIA_H200_lib_ab_act_quads_s64.txt, 1000-32768 rows x 516-2044): inside that bound -0.3 to +5.1 %
+  // (124 cases; 2338 x 748 +3.0 to +4.0 %); between it and GELU's bounds -15.2 to +4.5 % (losses at 2000-8192 rows);
+  // at 129 vectors (516, 31 of its last warp's 32 lanes idle) -0.8 to -3.4 % from 2000 rows, so not below 145.
   constexpr bool kHeavy = math_heavy<Act>::value && sizeof(T) == 2;
-  const bool heavy_quads = kHeavy && vec == kMaxVec / 2 && d / vec > 128 && d / vec <= 2 * kThreads;
-  const int64_t latency_rows = heavy_quads        ? (d / vec <= 384 ? 64 : 24) * static_cast<int64_t>(sms)
-                               : d / vec <= kThreads ? narrow_rows
-                                                     : 6 * static_cast<int64_t>(sms);
+  const int64_t nvec = d / vec;
+  const bool quads = sizeof(T) == 2 && vec == kMaxVec / 2 && nvec <= 2 * kThreads;
+  const bool heavy_quads = kHeavy && quads && nvec > 128;
+  const bool light_quads = !kHeavy && quads && nvec >= kLightQuadsMinVecs;
+  const int64_t latency_rows = heavy_quads   ? (nvec <= 384 ? 64 : 24) * static_cast<int64_t>(sms)
+                               : light_quads ? kLightQuadsWarps * static_cast<int64_t>(sms) / ceil_div(nvec, int64_t{32})
+                               : nvec <= kThreads ? narrow_rows
+                                                  : 6 * static_cast<int64_t>(sms);
   const bool narrow_latency = hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
                               (d / vec <= kThreads || (sizeof(T) == 2 && d / vec <= 2 * kThreads)) &&
                               rows <= latency_rows;
