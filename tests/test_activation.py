@@ -350,16 +350,21 @@ def _act_vec_per_ran(call):
     assert len(hits) == 1, names
     return (int(hits[0][1]), int(hits[0][2])), r
 
+def _ran_by_op(rows, d, dtype):
+    "(kVec, kPer) of each op's launch at rows x d: strided input rows, out between poisoned guards (_act_in_guards), checked."
+    ran = {}
+    for name, (fn, act) in OPS.items():
+        ran[name], guards = _act_vec_per_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
+        assert guards, (name, d, rows, 'wrote outside its rows')
+    return ran
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize('d', HEAVY_WIDTHS)
 def test_act_heavy_narrow_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for rows in _heavy_rows(d, sms):
-        ran = {}
-        for name, (fn, act) in OPS.items():   # strided input rows, out between poisoned guards (_act_in_guards)
-            ran[name], guards = _act_vec_per_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
-            assert guards, (name, d, rows, 'wrote outside its rows')
+        ran = _ran_by_op(rows, d, dtype)
         want = _heavy_vec_per(d, rows, sms)
         assert ran['gelu'] == (want if want is not None else ran['silu']), (d, rows, ran, want)
         assert ran['gelu_tanh'] == ran['silu'], (d, rows, ran)   # no trait: SiLU's rule
@@ -396,10 +401,7 @@ def test_light_quads_per_examples():
 def test_act_light_quads(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for rows in _light_quads_rows(d, sms):
-        ran = {}
-        for name, (fn, act) in OPS.items():   # strided input rows, out between poisoned guards (_act_in_guards)
-            ran[name], guards = _act_vec_per_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
-            assert guards, (name, d, rows, 'wrote outside its rows')
+        ran = _ran_by_op(rows, d, dtype)
         want = (4, _light_quads_per(d, rows, sms))
         assert ran['silu'] == want and ran['gelu_tanh'] == want, (d, rows, ran, want)
 
