@@ -353,7 +353,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
                                : nvec <= kThreads ? narrow_rows
                                                   : 6 * static_cast<int64_t>(sms);
   const bool narrow_latency = hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
-                              (d / vec <= kThreads || (sizeof(T) == 2 && d / vec <= 2 * kThreads)) &&
+                              (nvec <= kThreads || (sizeof(T) == 2 && nvec <= 2 * kThreads)) &&
                               rows <= latency_rows;
   const bool one = hint != 0 ? hint_per == 1 : decode || narrow_latency;
   int per = one ? 1 : kMaxVec / vec;  // vectors per thread: 16 bytes of each operand
