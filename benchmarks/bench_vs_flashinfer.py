@@ -123,6 +123,32 @@ def copy_gated_fn(mod, x, o):
     return lambda: mod.copy_gated(src, dst, half // 16, rows)
 
 
+# --placements (session 65): where a case's buffers sit moved a gated case's time by up to 2 %, for both libraries alike
+# but not by the same amount: silu 2338 x 748 fp16, ours 7.13 us writing one output buffer and 6.98 writing another,
+# FlashInfer's 7.03 and 7.15 on the same two (benchmarks/explore/gated_context.py, NVIDIA_H200_gated_context_s65.txt), so
+# one allocation's FI/ours can read 0.98 or 1.02 for the same kernels. With P sets of a case's buffers, each call of
+# every library takes the next set in turn: each round's statistic covers every placement, for both alike.
+SPACERS = []   # the allocations that push each buffer set to another address, kept alive with the sets
+
+
+def buffer_sets(make, p, rng, device='cuda'):
+    """`p` results of `make()` (one set of a case's buffers each); from the second on, each after a spacer allocation of
+    a random multiple of 512 bytes below 4 MB on `device` (kept in SPACERS), so no two sets sit at the same offsets."""
+    sets = []
+    for i in range(p):
+        if i: SPACERS.append(torch.empty(rng.randrange(1, 8192) * 512, dtype=torch.uint8, device=device))
+        sets.append(make())
+    return sets
+
+
+def rotating(fns):
+    "One callable running the next of `fns` on each call (a case's buffer sets in turn, see buffer_sets), or None if any is None."
+    if any(f is None for f in fns): return None
+    if len(fns) == 1: return fns[0]
+    it = itertools.cycle(fns)
+    return lambda: next(it)()
+
+
 def norm_ab_fns(fi_norm, x, r, w, o) -> dict:
     """Ours and FlashInfer's fused_add_rmsnorm (x, r in place) and rmsnorm (x -> o), checks and PDL as the ops default
     them: the four calls the explore scripts that move buffers around compare (row_alignment.py, placement.py)."""
@@ -428,6 +454,10 @@ def main():
                          "default on sm_90+; the table's default is off for both)")
     ap.add_argument('--recheck', type=int, default=0, metavar='K',
                     help='time each case under 1.05x K more times (fresh rounds) and report the median of its ratios')
+    ap.add_argument('--placements', type=int, default=1, metavar='P',
+                    help="P sets of each norm and gated case's buffers at different addresses, every library's calls "
+                         "taking them in turn (where the buffers sit moved a gated case by up to 2 %%, see buffer_sets); "
+                         "default 1: one set")
     ap.add_argument('--draw', type=int, default=0, metavar='K',
                     help='instead of --rows/--hiddens/--inter: K norm and K gated shapes drawn at random (see draw_shapes: '
                          'widths 64-16384 of every divisibility class, rows 1-65536, half of them decode batches)')
@@ -452,7 +482,7 @@ def main():
     qk_shapes = [tuple(int(v) for v in q.lower().split('x')) for q in a.qk]
     if any(len(q) != 3 or min(q) < 1 for q in qk_shapes): ap.error(f'--qk takes BxHxD shapes, got {a.qk}')
     if not a.no_table:
-        check_memory(pairs_bytes(a.dtypes, norm_pairs, act_pairs, len(a.acts)), *torch.cuda.mem_get_info())
+        check_memory(a.placements * pairs_bytes(a.dtypes, norm_pairs, act_pairs, len(a.acts)), *torch.cuda.mem_get_info())
     root = Path(os.environ.get('FLASHINFER_WHEEL_DIR', ''))
     fi_norm, fi_acts = fi_modules(root, sorted(set(a.acts) | ({'silu'} if a.pdl_chain else set())))
     from flashinfer_nb.magics import compile_cell
@@ -461,29 +491,34 @@ def main():
     flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
     pdl = a.pdl
     if pdl and torch.cuda.get_device_capability()[0] < 9: ap.error('--pdl needs sm_90 or newer')
+    if a.placements < 1: ap.error(f'--placements takes a count of 1 or more, not {a.placements}')
+    place_rng = random.Random(a.seed)   # the spacers between buffer sets (--placements)
     cases = []
     for dt in (a.dtypes if not a.no_table else []):
         dtype = getattr(torch, dt)
         for h, h_pairs in itertools.groupby(norm_pairs, key=lambda p: p[0]):
             w = torch.randn(h, device='cuda', dtype=dtype)
             for _, rows in h_pairs:
-                x = torch.randn(rows, h, device='cuda', dtype=dtype); o = torch.empty_like(x); r = torch.randn_like(x)
-                plain = {'ours': lambda x=x, w=w, o=o: rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True),
-                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.rmsnorm(o, x, w, 1e-6, pdl),
-                         'torch': lambda x=x, w=w, h=h: F.rms_norm(x, (h,), w, 1e-6)}
-                if (cp := copy_ceiling_fn(copy_mod, x)) is not None: plain['copy'] = cp
+                sets = buffer_sets(lambda: (lambda x: (x, torch.empty_like(x), torch.randn_like(x)))(
+                    torch.randn(rows, h, device='cuda', dtype=dtype)), a.placements, place_rng)
+                each = lambda mk: rotating([mk(*b) for b in sets])   # one backend's call over the case's buffer sets
+                plain = {'ours': each(lambda x, o, r: lambda w=w: rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True)),
+                         'flashinfer': each(lambda x, o, r: lambda w=w: fi_norm.rmsnorm(o, x, w, 1e-6, pdl)),
+                         'torch': each(lambda x, o, r: lambda w=w, h=h: F.rms_norm(x, (h,), w, 1e-6))}
+                if (cp := each(lambda x, o, r: copy_ceiling_fn(copy_mod, x))) is not None: plain['copy'] = cp
                 cases.append((f"rmsnorm {rows}x{h} {dt}", plain))
-                fused = {'ours': lambda x=x, r=r, w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True),
-                         'flashinfer': lambda x=x, r=r, w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, pdl)}
-                if (cp := copy_ceiling_fn(copy_mod, x, r)) is not None: fused['copy'] = cp
+                fused = {'ours': each(lambda x, o, r: lambda w=w: fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True)),
+                         'flashinfer': each(lambda x, o, r: lambda w=w: fi_norm.fused_add_rmsnorm(x, r, w, 1e-6, pdl))}
+                if (cp := each(lambda x, o, r: copy_ceiling_fn(copy_mod, x, r))) is not None: fused['copy'] = cp
                 cases.append((f"fused_add_rmsnorm {rows}x{h} {dt}", fused))
                 if a.gemma:
-                    g = {'ours': lambda x=x, w=w, o=o: gemma_rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True),
-                         'flashinfer': lambda x=x, w=w, o=o: fi_norm.gemma_rmsnorm(o, x, w, 1e-6, pdl)}
+                    g = {'ours': each(lambda x, o, r: lambda w=w: gemma_rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True)),
+                         'flashinfer': each(lambda x, o, r: lambda w=w: fi_norm.gemma_rmsnorm(o, x, w, 1e-6, pdl))}
                     if 'copy' in plain: g['copy'] = plain['copy']
                     cases.append((f"gemma_rmsnorm {rows}x{h} {dt}", g))
-                    gf = {'ours': lambda x=x, r=r, w=w: gemma_fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl, skip_check=True),
-                          'flashinfer': lambda x=x, r=r, w=w: fi_norm.gemma_fused_add_rmsnorm(x, r, w, 1e-6, pdl)}
+                    gf = {'ours': each(lambda x, o, r: lambda w=w: gemma_fused_add_rmsnorm(x, r, w, 1e-6, enable_pdl=pdl,
+                                                                                       skip_check=True)),
+                          'flashinfer': each(lambda x, o, r: lambda w=w: fi_norm.gemma_fused_add_rmsnorm(x, r, w, 1e-6, pdl))}
                     if 'copy' in fused: gf['copy'] = fused['copy']
                     cases.append((f"gemma_fused_add_rmsnorm {rows}x{h} {dt}", gf))
         for b, heads, hd in qk_shapes:
@@ -502,11 +537,13 @@ def main():
             ours_fn, ref_act, _ = ACTS[act_name]
             fi_fn = getattr(fi_acts[act_name], f'{act_name}_and_mul')
             for d, rows in act_pairs:
-                x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype); o = torch.empty(rows, d, device='cuda', dtype=dtype)
-                act = {'ours': lambda x=x, o=o, f=ours_fn: f(x, out=o, enable_pdl=pdl, skip_check=True),
-                       'flashinfer': lambda x=x, o=o, f=fi_fn: f(o, x, pdl),
-                       'torch': lambda x=x, d=d, g=ref_act: g(x[:, :d]) * x[:, d:]}
-                if (cp := copy_gated_fn(copy_mod, x, o)) is not None: act['copy'] = cp
+                sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dtype),
+                                            torch.empty(rows, d, device='cuda', dtype=dtype)), a.placements, place_rng)
+                each = lambda mk: rotating([mk(*b) for b in sets])
+                act = {'ours': each(lambda x, o: lambda f=ours_fn: f(x, out=o, enable_pdl=pdl, skip_check=True)),
+                       'flashinfer': each(lambda x, o: lambda f=fi_fn: f(o, x, pdl)),
+                       'torch': each(lambda x, o: lambda d=d, g=ref_act: g(x[:, :d]) * x[:, d:])}
+                if (cp := each(lambda x, o: copy_gated_fn(copy_mod, x, o))) is not None: act['copy'] = cp
                 cases.append((f"{act_name}_and_mul {rows}x{d} {dt}", act))
     if cases:   # the floor of every latency-bound row: an empty kernel, timed the same way, before and after the table
         dummy = torch.empty(1, device='cuda')
@@ -525,7 +562,9 @@ def main():
     if cases:
         what = 'median' if a.stat == 'median' else 'mean of the middle 80 %'
         lines += [f"CUDA events around one call, 256 MB L2 flush before each, {what} of {a.n}, median of {a.rounds} interleaved "
-                  f"rounds; PDL {'on' if pdl else 'off'} for both",
+                  f"rounds; PDL {'on' if pdl else 'off'} for both" +
+                  (f"; each norm and gated case's buffers in {a.placements} sets at different addresses, every library's "
+                   "calls taking them in turn (--placements)" if a.placements > 1 else ''),
                   "copy %: a 16-byte copy kernel moving the op's bytes (rmsnorm: x in, out; fused_add_rmsnorm: x and residual in, "
                   "both out; the gated activations: both halves in, one row out), timed in the same rounds, as a share of ours (100 = at "
                   "the same-run copy ceiling)",

@@ -183,6 +183,22 @@ def test_bench_vs_flashinfer_rechecks_the_cases_under_the_goal():
 
 
 
+def test_bench_vs_flashinfer_placements_take_turns():
+    m = _bench_vs_flashinfer()
+    import random
+    made = []
+    sets = m.buffer_sets(lambda: made.append(len(made)) or made[-1], 3, random.Random(0), device='cpu')
+    assert sets == [0, 1, 2] and len(m.SPACERS) >= 2                   # one spacer before each set after the first
+    assert all(0 < t.numel() < 4 << 20 and t.numel() % 512 == 0 for t in m.SPACERS[-2:])
+    calls = []
+    f = m.rotating([lambda i=i: calls.append(i) for i in sets])
+    for _ in range(7): f()
+    assert calls == [0, 1, 2, 0, 1, 2, 0]                              # every call the next set, in turn
+    one = lambda: None
+    assert m.rotating([one]) is one                                     # one set: the call itself (the default)
+    assert m.rotating([one, None]) is None                              # a set without the call (no copy kernel): none
+    assert m.buffer_sets(lambda: 'x', 1, random.Random(0), device='cpu') == ['x']
+
 def test_bench_vs_flashinfer_verdict_by_op():
     m = _bench_vs_flashinfer()
     res = [('empty kernel (floor)', {'ours': 2.8}),

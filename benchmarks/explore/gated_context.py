@@ -1,0 +1,102 @@
+"""Issue 19, session 65: is our gated kernel slower than FlashInfer's in its kernel or in its context? Nsight Compute
+put the same launch of ours (2338 x 748 fp16 silu: 187 threads a row, one vector each) at 5.34 us inside lib_ab's
+binary and 5.89 us from our JIT module, FlashInfer's at 5.50-5.57 either way; the SMs' active cycles matched and the
+difference was outside them. Here both libraries' modules, timed as bench_vs_flashinfer.py times a call (CUDA events
+around one call after a 256 MB L2 flush; each round's mean of the middle 80 % of n, median of 3 interleaved rounds),
+with something launched between the flush and the timed call:
+    cold       nothing (the bench's way)
+    pre_same   a 1-row call of the same library's same op on other buffers (its module touched after the flush)
+    pre_other  a 1-row call of the other library's op (a kernel, not ours, just before)
+    pre_torch  a small torch op
+and with the two libraries' output buffers swapped (swap), for data placement.
+    FLASHINFER_WHEEL_DIR=... python3 benchmarks/explore/gated_context.py [--shapes 2338x748 3000x1004] [--n 40]
+With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
+FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / rotating).
+"""
+import argparse, os, statistics, sys
+from pathlib import Path
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import random
+from bench_vs_flashinfer import ACTS, fi_modules, summarize, buffer_sets, rotating
+
+ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+ap.add_argument('--act', default='silu', choices=list(ACTS))
+ap.add_argument('--shapes', nargs='+', default=['2338x748', '3000x1004', '3000x780', '3000x1024'])
+ap.add_argument('--dtype', default='float16', choices=['float16', 'bfloat16'])
+ap.add_argument('--n', type=int, default=40)
+ap.add_argument('--rounds', type=int, default=3)
+ap.add_argument('--hints', type=int, nargs='+')
+ap.add_argument('--placements', type=int, default=4)
+a = ap.parse_args()
+root = os.environ.get('FLASHINFER_WHEEL_DIR')
+if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
+_, fi_acts = fi_modules(Path(root), (a.act,))
+ours_op = ACTS[a.act][0]
+fi_op = getattr(fi_acts[a.act], f'{a.act}_and_mul')
+dt = getattr(torch, a.dtype)
+flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
+print(f'{torch.cuda.get_device_name()}; {a.act}_and_mul {a.dtype}; us, trimmed mean of {a.n}, median of {a.rounds} rounds')
+
+
+def timed(cases):
+    "{name: (pre-call or None, call)} -> {name: median over rounds of each round's trimmed mean of n calls}"
+    for p, f in cases.values():
+        if p: p()
+        f()
+    torch.cuda.synchronize()
+    per = {k: [] for k in cases}
+    for _ in range(a.rounds):
+        for k, (p, f) in cases.items():
+            ts = []
+            for _ in range(a.n):
+                flush.zero_()
+                if p: p()
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record(); f(); e.record(); e.synchronize()
+                ts.append(s.elapsed_time(e) * 1e3)
+            per[k].append(summarize(ts, 'trimmed'))
+    return per
+
+
+if a.hints:
+    from flashinfer_nb.op_jit import get_act_and_mul_module
+    hinted = getattr(get_act_and_mul_module(a.act), f'{a.act}_and_mul_hint')
+    rng = random.Random(0)
+    print(f'our launch choices (hints) against FlashInfer, {a.placements} buffer sets a case taken in turn')
+    for shape in a.shapes:
+        rows, d = map(int, shape.split('x'))
+        sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dt),
+                                    torch.empty(rows, d, device='cuda', dtype=dt)), a.placements, rng)
+        cases = {f'ours hint {h}': (None, rotating([(lambda x=x, o=o, h=h: hinted(o, x, False, h) if h else
+                                                     ours_op(x, out=o, skip_check=True)) for x, o in sets]))
+                 for h in a.hints}
+        cases['fi'] = (None, rotating([(lambda x=x, o=o: fi_op(o, x, False)) for x, o in sets]))
+        per = timed(cases)
+        fi_t = statistics.median(per['fi'])
+        print(shape)
+        for k, v in per.items():
+            print(f'  {k:14s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
+                  ' '.join(f'{t:.3f}' for t in v))
+    sys.exit(0)
+for shape in a.shapes:
+    rows, d = map(int, shape.split('x'))
+    x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+    o1, o2 = (torch.empty(rows, d, device='cuda', dtype=dt) for _ in range(2))
+    xs, os1, os2 = torch.randn(1, 2 * d, device='cuda', dtype=dt), *(torch.empty(1, d, device='cuda', dtype=dt) for _ in range(2))
+    small = torch.zeros(1024, device='cuda')
+    ours = lambda o: (lambda: ours_op(x, out=o, skip_check=True))
+    fi = lambda o: (lambda: fi_op(o, x, False))
+    pre = {'cold': None, 'pre_ours': lambda: ours_op(xs, out=os1, skip_check=True), 'pre_fi': lambda: fi_op(os2, xs, False),
+           'pre_torch': lambda: small.add_(1.0)}
+    cases = {}
+    for pname, p in pre.items():
+        cases[f'ours {pname}'] = (p, ours(o1))
+        cases[f'fi   {pname}'] = (p, fi(o2))
+    cases['ours cold swap'] = (None, ours(o2))
+    cases['fi   cold swap'] = (None, fi(o1))
+    per = timed(cases)
+    print(f'{shape}')
+    for k, v in per.items(): print(f'  {k:18s} {statistics.median(v):7.3f}   rounds ' + ' '.join(f'{t:.3f}' for t in v))
