@@ -10,6 +10,10 @@ with something launched between the flush and the timed call:
     pre_torch  a small torch op
 and with the two libraries' output buffers swapped (swap), for data placement.
     FLASHINFER_WHEEL_DIR=... python3 benchmarks/explore/gated_context.py [--shapes 2338x748 3000x1004] [--n 40]
+With --module-context: our exact one-block kernel (one 4-element vector a thread, d / 4 threads) from our op's module (as
+hint 81 launches it), from a one-function cell module (compile_cell) on the same 2-D grid, and on a 1-D grid (the row on
+grid.x, the kernel's kSlabs form), and from a cell holding the launcher's every kernel for three dtypes (through the
+launcher with hint 81, and launched directly), against FlashInfer's; fp16 rows of 4-element vectors only (d % 8 == 4, d <= 1024).
 With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
 FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / rotating).
 """
@@ -30,6 +34,9 @@ ap.add_argument('--n', type=int, default=40)
 ap.add_argument('--rounds', type=int, default=3)
 ap.add_argument('--hints', type=int, nargs='+')
 ap.add_argument('--placements', type=int, default=4)
+ap.add_argument('--module-context', action='store_true')
+ap.add_argument('--big', action='store_true', help='with --module-context: also the cell holding every kernel of the launcher')
+ap.add_argument('--rule', action='store_true', help='with --module-context: our op by its rule rather than hint 81')
 a = ap.parse_args()
 root = os.environ.get('FLASHINFER_WHEEL_DIR')
 if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
@@ -60,6 +67,79 @@ def timed(cases):
             per[k].append(summarize(ts, 'trimmed'))
     return per
 
+
+TINY = r"""#include <flashinfer_nb/activation.cuh>
+struct Silu { static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); } };
+using flashinfer_nb::act_detail::ActAndMulKernel;
+extern "C" cudaError_t ours2d(const __half* in, __half* out, int64_t d, int64_t rows, cudaStream_t stream) {
+  ActAndMulKernel<__half, Silu, 4, 1, true><<<dim3(1, rows), d / 4, 0, stream>>>(in, 2 * d, out, d, d, rows);
+  return cudaGetLastError();
+}
+extern "C" cudaError_t ours1d(const __half* in, __half* out, int64_t d, int64_t rows, cudaStream_t stream) {
+  ActAndMulKernel<__half, Silu, 4, 1, true, false, 256, true><<<rows, d / 4, 0, stream>>>(in, 2 * d, out, d, d, rows);
+  return cudaGetLastError();
+}
+"""
+
+BIG = r"""#include <flashinfer_nb/activation.cuh>
+struct Silu { static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); } };
+using flashinfer_nb::act_detail::ActAndMulKernel;
+// every kernel the op's launcher instantiates, for all three dtypes (a module of the op module's size and content)
+extern "C" cudaError_t big_hint(const __half* in, __half* out, int64_t d, int64_t rows, int64_t hint, cudaStream_t stream) {
+  return flashinfer_nb::ActAndMulLauncher<__half, Silu>(in, 2 * d, out, d, rows, d, false, hint, stream);
+}
+extern "C" cudaError_t big_bf16(const __nv_bfloat16* in, __nv_bfloat16* out, int64_t d, int64_t rows, int64_t hint,
+                                cudaStream_t stream) {
+  return flashinfer_nb::ActAndMulLauncher<__nv_bfloat16, Silu>(in, 2 * d, out, d, rows, d, false, hint, stream);
+}
+extern "C" cudaError_t big_f32(const float* in, float* out, int64_t d, int64_t rows, int64_t hint, cudaStream_t stream) {
+  return flashinfer_nb::ActAndMulLauncher<float, Silu>(in, 2 * d, out, d, rows, d, false, hint, stream);
+}
+extern "C" cudaError_t big_direct(const __half* in, __half* out, int64_t d, int64_t rows, cudaStream_t stream) {
+  ActAndMulKernel<__half, Silu, 4, 1, true><<<dim3(1, rows), d / 4, 0, stream>>>(in, 2 * d, out, d, d, rows);
+  return cudaGetLastError();
+}
+"""
+
+if a.module_context:
+    from flashinfer_nb.magics import compile_cell
+    from flashinfer_nb.op_jit import get_act_and_mul_module
+    if a.act != 'silu' or a.dtype != 'float16': sys.exit('--module-context: silu, float16 only')
+    tiny, rep = compile_cell('gated_context_tiny', TINY, progress=False)
+    if tiny is None: sys.exit(rep.log)
+    if a.big:
+        big, rep = compile_cell('gated_context_big', BIG, progress=False)
+        if big is None: sys.exit(rep.log)
+    hinted = get_act_and_mul_module('silu').silu_and_mul_hint
+    rng = random.Random(0)
+    print(f'our exact one-block kernel from three modules against FlashInfer, {a.placements} buffer sets a case taken in turn')
+    for shape in a.shapes:
+        rows, d = map(int, shape.split('x'))
+        if d % 8 != 4 or d > 1024: sys.exit(f'{shape}: --module-context takes rows of 4-element vectors (d % 8 == 4, d <= 1024)')
+        sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dt),
+                                    torch.empty(rows, d, device='cuda', dtype=dt)), a.placements, rng)
+        ours_mod = (lambda x, o: lambda: ours_op(x, out=o, skip_check=True)) if a.rule else \
+                   (lambda x, o: lambda: hinted(o, x, False, 81))
+        cases = {f"ours module ({'rule' if a.rule else 'hint 81'})": (None, rotating([ours_mod(x, o) for x, o in sets])),
+                 'cell module, 2-D grid': (None, rotating([(lambda x=x, o=o: tiny.ours2d(x, o, d, rows)) for x, o in sets])),
+                 'cell module, 1-D grid': (None, rotating([(lambda x=x, o=o: tiny.ours1d(x, o, d, rows)) for x, o in sets])),
+                 'fi': (None, rotating([(lambda x=x, o=o: fi_op(o, x, False)) for x, o in sets]))}
+        if a.big:
+            cases['big cell, hint 81'] = (None, rotating([(lambda x=x, o=o: big.big_hint(x, o, d, rows, 81)) for x, o in sets]))
+            cases['big cell, direct'] = (None, rotating([(lambda x=x, o=o: big.big_direct(x, o, d, rows)) for x, o in sets]))
+        outs = []
+        for k, (_, f) in cases.items():
+            for x, o in sets: o.fill_(float('nan'))
+            for _ in sets: f()
+            outs.append(sets[0][1].clone())
+        for k, got in zip(cases, outs): torch.testing.assert_close(got, outs[0], rtol=1e-2, atol=1e-2, msg=k)
+        per = timed(cases)
+        fi_t = statistics.median(per['fi'])
+        print(shape)
+        for k, v in per.items():
+            print(f'  {k:22s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
+                  ' '.join(f'{t:.3f}' for t in v))
+    sys.exit(0)
 
 if a.hints:
     from flashinfer_nb.op_jit import get_act_and_mul_module
