@@ -199,6 +199,7 @@ def test_bench_vs_flashinfer_placements_take_turns():
     assert m.rotating([one, None]) is None                              # a set without the call (no copy kernel): none
     assert m.buffer_sets(lambda: 'x', 1, random.Random(0), device='cpu') == ['x']
 
+
 def test_bench_vs_flashinfer_verdict_by_op():
     m = _bench_vs_flashinfer()
     res = [('empty kernel (floor)', {'ours': 2.8}),
