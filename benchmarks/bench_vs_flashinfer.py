@@ -61,6 +61,15 @@ def fi_modules(root: Path, acts=('silu',)):
     return norm, mods
 
 
+
+def gated_pair(act):
+    """Ours and FlashInfer's `<act>_and_mul` (FlashInfer's built from the wheel at FLASHINFER_WHEEL_DIR), for the explore
+    scripts that put the two side by side (ncu_gated_vs_fi.py, gated_context.py)."""
+    root = os.environ.get('FLASHINFER_WHEEL_DIR')
+    if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
+    _, fi_acts = fi_modules(Path(root), (act,))
+    return ACTS[act][0], getattr(fi_acts[act], f'{act}_and_mul')
+
 # The same-run copy ceiling of a fused_add_rmsnorm case: a 16-byte copy kernel moving the bytes the op moves (two
 # row-major streams in, the same two out), timed with the op in the same rounds. Built as a launcher cell.
 COPY_CELL = r'''#include <cstdint>

@@ -17,14 +17,14 @@ launcher with hint 81, and launched directly), against FlashInfer's; fp16 rows o
 With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
 FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / rotating).
 """
-import argparse, os, statistics, sys
+import argparse, statistics, sys
 from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import random
-from bench_vs_flashinfer import ACTS, fi_modules, summarize, buffer_sets, rotating
+from bench_vs_flashinfer import ACTS, gated_pair, summarize, buffer_sets, rotating
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--act', default='silu', choices=list(ACTS))
@@ -38,11 +38,7 @@ ap.add_argument('--module-context', action='store_true')
 ap.add_argument('--big', action='store_true', help='with --module-context: also the cell holding every kernel of the launcher')
 ap.add_argument('--rule', action='store_true', help='with --module-context: our op by its rule rather than hint 81')
 a = ap.parse_args()
-root = os.environ.get('FLASHINFER_WHEEL_DIR')
-if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
-_, fi_acts = fi_modules(Path(root), (a.act,))
-ours_op = ACTS[a.act][0]
-fi_op = getattr(fi_acts[a.act], f'{a.act}_and_mul')
+ours_op, fi_op = gated_pair(a.act)
 dt = getattr(torch, a.dtype)
 flush = torch.empty(256 << 20, dtype=torch.uint8, device='cuda')
 print(f'{torch.cuda.get_device_name()}; {a.act}_and_mul {a.dtype}; us, trimmed mean of {a.n}, median of {a.rounds} rounds')
@@ -67,6 +63,20 @@ def timed(cases):
             per[k].append(summarize(ts, 'trimmed'))
     return per
 
+
+def placed(rows, d, rng):
+    "--placements sets of one case's input (rows x 2d) and output (rows x d)"
+    return buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dt),
+                                torch.empty(rows, d, device='cuda', dtype=dt)), a.placements, rng)
+
+
+def report(shape, per):
+    "One shape's lines: each case's median over rounds, FlashInfer's time over it, the rounds"
+    fi_t, w = statistics.median(per['fi']), max(map(len, per))
+    print(shape)
+    for k, v in per.items():
+        print(f'  {k:{w}s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
+              ' '.join(f'{t:.3f}' for t in v))
 
 TINY = r"""#include <flashinfer_nb/activation.cuh>
 struct Silu { static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); } };
@@ -116,8 +126,7 @@ if a.module_context:
     for shape in a.shapes:
         rows, d = map(int, shape.split('x'))
         if d % 8 != 4 or d > 1024: sys.exit(f'{shape}: --module-context takes rows of 4-element vectors (d % 8 == 4, d <= 1024)')
-        sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dt),
-                                    torch.empty(rows, d, device='cuda', dtype=dt)), a.placements, rng)
+        sets = placed(rows, d, rng)
         ours_mod = (lambda x, o: lambda: ours_op(x, out=o, skip_check=True)) if a.rule else \
                    (lambda x, o: lambda: hinted(o, x, False, 81))
         cases = {f"ours module ({'rule' if a.rule else 'hint 81'})": (None, rotating([ours_mod(x, o) for x, o in sets])),
@@ -133,12 +142,7 @@ if a.module_context:
             for _ in sets: f()
             outs.append(sets[0][1].clone())
         for k, got in zip(cases, outs): torch.testing.assert_close(got, outs[0], rtol=1e-2, atol=1e-2, msg=k)
-        per = timed(cases)
-        fi_t = statistics.median(per['fi'])
-        print(shape)
-        for k, v in per.items():
-            print(f'  {k:22s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
-                  ' '.join(f'{t:.3f}' for t in v))
+        report(shape, timed(cases))
     sys.exit(0)
 
 if a.hints:
@@ -148,18 +152,12 @@ if a.hints:
     print(f'our launch choices (hints) against FlashInfer, {a.placements} buffer sets a case taken in turn')
     for shape in a.shapes:
         rows, d = map(int, shape.split('x'))
-        sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dt),
-                                    torch.empty(rows, d, device='cuda', dtype=dt)), a.placements, rng)
+        sets = placed(rows, d, rng)
         cases = {f'ours hint {h}': (None, rotating([(lambda x=x, o=o, h=h: hinted(o, x, False, h) if h else
                                                      ours_op(x, out=o, skip_check=True)) for x, o in sets]))
                  for h in a.hints}
         cases['fi'] = (None, rotating([(lambda x=x, o=o: fi_op(o, x, False)) for x, o in sets]))
-        per = timed(cases)
-        fi_t = statistics.median(per['fi'])
-        print(shape)
-        for k, v in per.items():
-            print(f'  {k:14s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
-                  ' '.join(f'{t:.3f}' for t in v))
+        report(shape, timed(cases))
     sys.exit(0)
 for shape in a.shapes:
     rows, d = map(int, shape.split('x'))

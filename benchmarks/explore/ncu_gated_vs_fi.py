@@ -7,13 +7,13 @@ bench_vs_flashinfer.py does) at ROWS x D, for Nsight Compute to profile side by 
 
 Each kernel runs once after the modules are built (no warm-up launch of the gated kernels), outputs compared.
 """
-import argparse, os, sys
+import argparse, sys
 from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench_vs_flashinfer import ACTS, fi_modules
+from bench_vs_flashinfer import ACTS, gated_pair
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--act', default='silu', choices=list(ACTS))
@@ -21,11 +21,7 @@ ap.add_argument('--rows', type=int, default=3000)
 ap.add_argument('--d', type=int, default=1004)
 ap.add_argument('--dtype', default='float16', choices=['float16', 'bfloat16'])
 a = ap.parse_args()
-root = os.environ.get('FLASHINFER_WHEEL_DIR')
-if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
-_, fi_acts = fi_modules(Path(root), (a.act,))
-ours = ACTS[a.act][0]
-fi = getattr(fi_acts[a.act], f'{a.act}_and_mul')
+ours, fi = gated_pair(a.act)
 dt = getattr(torch, a.dtype)
 x = torch.randn(a.rows, 2 * a.d, device='cuda', dtype=dt)
 o1, o2 = (torch.empty(a.rows, a.d, device='cuda', dtype=dt) for _ in range(2))
