@@ -8,13 +8,21 @@
 //   for t in a:$old b:include; do nvcc -O3 -std=c++17 -arch=sm_90a -c -I ${t#*:} -Dflashinfer_nb=fnb_${t%%:*} \
 //     -DLIB_AB_ENTRY=lib_${t%%:*} -o /tmp/ab_${t%%:*}.o benchmarks/explore/lib_ab_tu.cu; done
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/ab benchmarks/explore/lib_ab.cu /tmp/ab_a.o /tmp/ab_b.o
-//   /tmp/ab [N [OPS [DTYPES [ROWS [WIDTHS]]]]]   e.g. /tmp/ab 200 rms,fused bf16 32,128,256 1536,4096
+//   /tmp/ab [N [OPS [DTYPES [ROWS [WIDTHS [P]]]]]]   e.g. /tmp/ab 200 rms,fused bf16 32,128,256 1536,4096
 // OPS: a comma list of rms, fused, silu, gelu, gtanh (default rms,fused); WIDTHS: the norm's hidden size, the gated ops' output
 // width d.
 // A third tree: build /tmp/ab_c.o the same way and add -DLIB_AB_C and it to the nvcc line.
 // All of that in one step: benchmarks/explore/lib_ab_build.sh OUT TREE_A TREE_B [TREE_C] (revisions or include folders).
 // The fused op's cases also time "cp", a copy of the bytes it moves (explore.cuh's swap_copy; its output is not
 // checked), where R x D is a multiple of 8.
+// Session 65: a 6th argument P (default 1) keeps P sets of the buffers (x, the residual, out), each after a spacer
+// allocation of a pseudo-random multiple of 512 B below 4 MB, and every tree's launches take the sets in turn, so a
+// round's statistics cover every placement for every tree alike. Where the buffers sat moved a gated case by up to 2 %,
+// and not alike for two kernels (benchmarks/explore/gated_context.py, NOTES.md session 65); the outputs are compared on
+// the first set.
+//   /tmp/ab 20 silu,gtanh all 3000,4600 780,1004 4
+#include <memory>
+
 #include "explore.cuh"
 
 LibEntry lib_a, lib_b;
@@ -44,6 +52,17 @@ int main(int argc, char** argv) {
   cudaMemcpy(r0, h.data(), maxe * 2, cudaMemcpyHostToDevice);
   cudaMemcpy(r, r0, maxe * 2, cudaMemcpyDeviceToDevice);
   cudaMemcpy(w, h.data(), std::min<size_t>(maxe, 32768) * 2, cudaMemcpyHostToDevice);
+  const int places = argc >= 7 ? std::max(atoi(argv[6]), 1) : 1;  // buffer sets taken in turn (see the top)
+  std::vector<void*> xs = {x}, rs = {r}, outs = {out};
+  for (int p = 1; p < places; ++p) {
+    void *spacer, *xp, *rp, *op;
+    cudaMalloc(&spacer, (size_t)(1 + (s = s * 1103515245u + 12345u) % 8191) * 512);  // kept: never freed
+    for (void** q : {&xp, &rp, &op}) cudaMalloc(q, maxe * 2);
+    cudaMemcpy(xp, x0, maxe * 2, cudaMemcpyDeviceToDevice);
+    cudaMemcpy(rp, r0, maxe * 2, cudaMemcpyDeviceToDevice);
+    xs.push_back(xp), rs.push_back(rp), outs.push_back(op);
+  }
+  if (places > 1) printf("%d buffer sets, every tree's launches taking them in turn\n", places);
   const char* names[] = {"rmsnorm", "fused_add_rmsnorm", "silu_and_mul", "gelu_and_mul", "gelu_tanh_and_mul"};
   const char* keys[] = {"rms", "fused", "silu", "gelu", "gtanh"};  // OPS' names for them
   for (int fp16 = 0; fp16 < 2; ++fp16)
@@ -53,15 +72,29 @@ int main(int argc, char** argv) {
           if (ops.find(std::string(",") + keys[op] + ",") == std::string::npos ||
               (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
           const bool fused = op == 1;
-          auto go = [=](LibEntry* fn) { return [=] { fn(op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16); }; };
+          // each launch on the next buffer set (one set: always the first)
+          auto go = [=](LibEntry* fn) {
+            auto k = std::make_shared<int>(0);
+            return std::function<void()>([=] {
+              const int p = (*k)++ % places;
+              fn(op, xs[p], fused ? rs[p] : nullptr, fused ? xs[p] : outs[p], w, R, D, fp16);
+            });
+          };
           // fused writes x and the residual in place: every launch reads what the last one wrote (same bytes moved)
-          Variants vs = {{"a", go(lib_a)}, {"b", go(lib_b)}};
+          std::vector<LibEntry*> entries = {lib_a, lib_b};
 #ifdef LIB_AB_C
-          vs.push_back({"c", go(lib_c)});
+          entries.push_back(lib_c);
 #endif
+          Variants vs;
+          for (size_t t = 0; t < entries.size(); ++t) vs.push_back({std::string(1, char('a' + t)), go(entries[t])});
           const int64_t n16 = (int64_t)R * D / 8;
-          if (fused && (int64_t)R * D % 8 == 0)
-            vs.push_back({"cp", [=] { swap_copy<<<(n16 + 255) / 256, 256>>>((uint4*)x, (uint4*)r, n16); }});
+          if (fused && (int64_t)R * D % 8 == 0) {
+            auto k = std::make_shared<int>(0);
+            vs.push_back({"cp", [=] {
+                            const int p = (*k)++ % places;
+                            swap_copy<<<(n16 + 255) / 256, 256>>>((uint4*)xs[p], (uint4*)rs[p], n16);
+                          }});
+          }
           std::vector<std::vector<unsigned short>> got(vs.size());
           printf("%s %dx%d %s\n", names[op], R, D, fp16 ? "fp16" : "bf16");
           time_variants(vs, flush, e0, e1, n, 2, [&](size_t v) -> std::string {
@@ -70,7 +103,7 @@ int main(int argc, char** argv) {
             cudaMemcpy(x, x0, (size_t)R * D * (op >= 2 ? 4 : 2), cudaMemcpyDeviceToDevice);
             cudaMemcpy(r, r0, (size_t)R * D * 2, cudaMemcpyDeviceToDevice);
             cudaMemset(out, 0xff, (size_t)R * D * 2);
-            vs[v].second();
+            entries[v](op, x, fused ? r : nullptr, fused ? x : out, w, R, D, fp16);  // the first set
             got[v].resize((size_t)R * D);
             cudaMemcpy(got[v].data(), fused ? x : out, got[v].size() * 2, cudaMemcpyDeviceToHost);
             if (v == 0) return "";
