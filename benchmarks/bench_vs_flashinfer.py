@@ -61,7 +61,6 @@ def fi_modules(root: Path, acts=('silu',)):
     return norm, mods
 
 
-
 def gated_pair(act):
     """Ours and FlashInfer's `<act>_and_mul` (FlashInfer's built from the wheel at FLASHINFER_WHEEL_DIR), for the explore
     scripts that put the two side by side (ncu_gated_vs_fi.py, gated_context.py)."""
@@ -69,6 +68,7 @@ def gated_pair(act):
     if not root: sys.exit('set FLASHINFER_WHEEL_DIR (see benchmarks/bench_vs_flashinfer.py)')
     _, fi_acts = fi_modules(Path(root), (act,))
     return ACTS[act][0], getattr(fi_acts[act], f'{act}_and_mul')
+
 
 # The same-run copy ceiling of a fused_add_rmsnorm case: a 16-byte copy kernel moving the bytes the op moves (two
 # row-major streams in, the same two out), timed with the op in the same rounds. Built as a launcher cell.
@@ -132,7 +132,7 @@ def copy_gated_fn(mod, x, o):
     return lambda: mod.copy_gated(src, dst, half // 16, rows)
 
 
-# --placements (session 65): where a case's buffers sit moved a gated case's time by up to 2 %, for both libraries alike
+# --placements (session 65): where a case's buffers sit moved a gated case's time by up to 2 %, both libraries' kernels
 # but not by the same amount: silu 2338 x 748 fp16, ours 7.13 us writing one output buffer and 6.98 writing another,
 # FlashInfer's 7.03 and 7.15 on the same two (benchmarks/explore/gated_context.py, NVIDIA_H200_gated_context_s65.txt), so
 # one allocation's FI/ours can read 0.98 or 1.02 for the same kernels. With P sets of a case's buffers, each call of
