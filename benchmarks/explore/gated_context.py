@@ -1,19 +1,21 @@
 """Issue 19, session 65: is our gated kernel slower than FlashInfer's in its kernel or in its context? Nsight Compute
 put the same launch of ours (2338 x 748 fp16 silu: 187 threads a row, one vector each) at 5.34 us inside lib_ab's
-binary and 5.89 us from our JIT module, FlashInfer's at 5.50-5.57 either way; the SMs' active cycles matched and the
-difference was outside them. Here both libraries' modules, timed as bench_vs_flashinfer.py times a call (CUDA events
-around one call after a 256 MB L2 flush; each round's mean of the middle 80 % of n, median of 3 interleaved rounds),
-with something launched between the flush and the timed call:
+binary and 5.89 us from our JIT module, FlashInfer's at 5.50-5.57 either way. Found here (NOTES.md, session 65): where the
+buffers sat (each ran on its own output buffer), and at 3000-4600 x 780 / 1004 the launch choice, not the module.
+By default both libraries' modules, timed as bench_vs_flashinfer.py times a call (CUDA events around one call after a
+256 MB L2 flush; each round's mean of the middle 80 % of n, median of 3 interleaved rounds), with something launched
+between the flush and the timed call:
     cold       nothing (the bench's way)
     pre_same   a 1-row call of the same library's same op on other buffers (its module touched after the flush)
     pre_other  a 1-row call of the other library's op (a kernel, not ours, just before)
     pre_torch  a small torch op
-and with the two libraries' output buffers swapped (swap), for data placement.
+and with the two libraries' output buffers swapped (swap): where the buffers sit.
     FLASHINFER_WHEEL_DIR=... python3 benchmarks/explore/gated_context.py [--shapes 2338x748 3000x1004] [--n 40]
-With --module-context: our exact one-block kernel (one 4-element vector a thread, d / 4 threads) from our op's module (as
-hint 81 launches it), from a one-function cell module (compile_cell) on the same 2-D grid, and on a 1-D grid (the row on
-grid.x, the kernel's kSlabs form), and from a cell holding the launcher's every kernel for three dtypes (through the
-launcher with hint 81, and launched directly), against FlashInfer's; fp16 rows of 4-element vectors only (d % 8 == 4, d <= 1024).
+With --module-context (--big, --rule): our exact one-block kernel (one 4-element vector a thread, d / 4 threads:
+FlashInfer's launch) from a one-function cell module (compile_cell), on a 2-D grid and on a 1-D grid (the row on grid.x,
+the kernel's kSlabs form); our op's module at hint 81 (256 threads, so the tested kernel) or by its rule (--rule); with
+--big a cell holding every kernel of the launcher for three dtypes, through the launcher at hint 81 and launched
+directly; and FlashInfer's. silu fp16, rows of 4-element vectors (d % 8 == 4, d <= 1024), --placements buffer sets.
 With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
 FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / rotating).
 """
