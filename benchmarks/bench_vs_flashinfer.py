@@ -14,7 +14,7 @@ L2 flushed (a 256 MB write) before each, median of N, in interleaved rounds (our
 so clock drift hits all alike. At decode sizes those times fall on modes ~0.2 us apart and a median snaps to one:
 `--stat trimmed` takes each round's mean of the middle 80 % instead (see summarize).
 """
-import argparse, itertools, math, os, random, re, statistics, sys
+import argparse, functools, itertools, math, os, random, re, statistics, sys
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -156,6 +156,12 @@ def rotating(fns):
     if len(fns) == 1: return fns[0]
     it = itertools.cycle(fns)
     return lambda: next(it)()
+
+
+def over_sets(sets, make):
+    """One backend's call over a case's buffer sets: `make(*set)` gives the call on one set (or None where there is none),
+    and the result runs them in turn (rotating)."""
+    return rotating([make(*b) for b in sets])
 
 
 def norm_ab_fns(fi_norm, x, r, w, o) -> dict:
@@ -510,7 +516,7 @@ def main():
             for _, rows in h_pairs:
                 sets = buffer_sets(lambda: (lambda x: (x, torch.empty_like(x), torch.randn_like(x)))(
                     torch.randn(rows, h, device='cuda', dtype=dtype)), a.placements, place_rng)
-                each = lambda mk: rotating([mk(*b) for b in sets])   # one backend's call over the case's buffer sets
+                each = functools.partial(over_sets, sets)   # one backend's call over the case's buffer sets
                 plain = {'ours': each(lambda x, o, r: lambda w=w: rmsnorm(x, w, 1e-6, out=o, enable_pdl=pdl, skip_check=True)),
                          'flashinfer': each(lambda x, o, r: lambda w=w: fi_norm.rmsnorm(o, x, w, 1e-6, pdl)),
                          'torch': each(lambda x, o, r: lambda w=w, h=h: F.rms_norm(x, (h,), w, 1e-6))}
@@ -548,7 +554,7 @@ def main():
             for d, rows in act_pairs:
                 sets = buffer_sets(lambda: (torch.randn(rows, 2 * d, device='cuda', dtype=dtype),
                                             torch.empty(rows, d, device='cuda', dtype=dtype)), a.placements, place_rng)
-                each = lambda mk: rotating([mk(*b) for b in sets])
+                each = functools.partial(over_sets, sets)
                 act = {'ours': each(lambda x, o: lambda f=ours_fn: f(x, out=o, enable_pdl=pdl, skip_check=True)),
                        'flashinfer': each(lambda x, o: lambda f=fi_fn: f(o, x, pdl)),
                        'torch': each(lambda x, o: lambda d=d, g=ref_act: g(x[:, :d]) * x[:, d:])}

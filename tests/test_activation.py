@@ -377,15 +377,18 @@ def test_act_heavy_narrow_rows(d, dtype):
 # the kernel's name, rows on both sides of the bound, outputs and guards checked for every op.
 LIGHT_QUAD_WIDTHS = (572, 580, 748, 1028, 1540, 2044)
 
+def _light_quads_bound(d, sms):
+    "The most rows of d (4-element vectors) that keep one vector a thread: 144 x the SMs over the row's warps."
+    return 144 * sms // -(-(d // 4) // 32)
+
 def _light_quads_per(d, rows, sms):
     "SiLU's vectors a thread for a 16-bit row of d (d % 8 == 4, 129-512 vectors) past the narrow rows (8 / 6 x the SMs)."
-    n = d // 4
-    return 1 if n >= 145 and rows <= 144 * sms // -(-n // 32) else 2
+    return 1 if d // 4 >= 145 and rows <= _light_quads_bound(d, sms) else 2
 
 def _light_quads_rows(d, sms):
     "Row counts past the narrow rows on both sides of the bound (the GPU test's and the memcheck's)."
-    n = d // 4; bound = 144 * sms // -(-n // 32)
-    return sorted({(8 if n <= 256 else 6) * sms + 1, bound, bound + 1})
+    bound = _light_quads_bound(d, sms)
+    return sorted({(8 if d // 4 <= 256 else 6) * sms + 1, bound, bound + 1})
 
 def test_light_quads_per_examples():
     # by hand, 132 SMs: 748 = 187 quads, 6 warps: 144 x 132 / 6 = 3168 rows; 2044 = 511, 16 warps: 1188; 572 = 143: never

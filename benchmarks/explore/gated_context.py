@@ -26,7 +26,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import random
-from bench_vs_flashinfer import ACTS, gated_pair, summarize, buffer_sets, rotating
+from bench_vs_flashinfer import ACTS, gated_pair, summarize, buffer_sets, over_sets
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--act', default='silu', choices=list(ACTS))
@@ -131,13 +131,14 @@ if a.module_context:
         sets = placed(rows, d, rng)
         ours_mod = (lambda x, o: lambda: ours_op(x, out=o, skip_check=True)) if a.rule else \
                    (lambda x, o: lambda: hinted(o, x, False, 81))
-        cases = {f"ours module ({'rule' if a.rule else 'hint 81'})": (None, rotating([ours_mod(x, o) for x, o in sets])),
-                 'cell module, 2-D grid': (None, rotating([(lambda x=x, o=o: tiny.ours2d(x, o, d, rows)) for x, o in sets])),
-                 'cell module, 1-D grid': (None, rotating([(lambda x=x, o=o: tiny.ours1d(x, o, d, rows)) for x, o in sets])),
-                 'fi': (None, rotating([(lambda x=x, o=o: fi_op(o, x, False)) for x, o in sets]))}
+        case = lambda make: (None, over_sets(sets, make))   # no pre-call; each call on the next buffer set
+        cases = {f"ours module ({'rule' if a.rule else 'hint 81'})": case(ours_mod),
+                 'cell module, 2-D grid': case(lambda x, o: lambda: tiny.ours2d(x, o, d, rows)),
+                 'cell module, 1-D grid': case(lambda x, o: lambda: tiny.ours1d(x, o, d, rows)),
+                 'fi': case(lambda x, o: lambda: fi_op(o, x, False))}
         if a.big:
-            cases['big cell, hint 81'] = (None, rotating([(lambda x=x, o=o: big.big_hint(x, o, d, rows, 81)) for x, o in sets]))
-            cases['big cell, direct'] = (None, rotating([(lambda x=x, o=o: big.big_direct(x, o, d, rows)) for x, o in sets]))
+            cases['big cell, hint 81'] = case(lambda x, o: lambda: big.big_hint(x, o, d, rows, 81))
+            cases['big cell, direct'] = case(lambda x, o: lambda: big.big_direct(x, o, d, rows))
         outs = []
         for k, (_, f) in cases.items():
             for x, o in sets: o.fill_(float('nan'))
@@ -155,10 +156,11 @@ if a.hints:
     for shape in a.shapes:
         rows, d = map(int, shape.split('x'))
         sets = placed(rows, d, rng)
-        cases = {f'ours hint {h}': (None, rotating([(lambda x=x, o=o, h=h: hinted(o, x, False, h) if h else
-                                                     ours_op(x, out=o, skip_check=True)) for x, o in sets]))
+        case = lambda make: (None, over_sets(sets, make))
+        cases = {f'ours hint {h}': case(lambda x, o, h=h: lambda: hinted(o, x, False, h) if h else
+                                        ours_op(x, out=o, skip_check=True))
                  for h in a.hints}
-        cases['fi'] = (None, rotating([(lambda x=x, o=o: fi_op(o, x, False)) for x, o in sets]))
+        cases['fi'] = case(lambda x, o: lambda: fi_op(o, x, False))
         report(shape, timed(cases))
     sys.exit(0)
 for shape in a.shapes:

@@ -72,13 +72,13 @@ int main(int argc, char** argv) {
           if (ops.find(std::string(",") + keys[op] + ",") == std::string::npos ||
               (dts == "bf16" && fp16) || (dts == "fp16" && !fp16)) continue;
           const bool fused = op == 1;
-          // each launch on the next buffer set (one set: always the first)
-          auto go = [=](LibEntry* fn) {
+          // a launch `on(p)` of buffer set p, run on the next set each call (one set: always the first)
+          auto in_turn = [=](std::function<void(int)> on) {
             auto k = std::make_shared<int>(0);
-            return std::function<void()>([=] {
-              const int p = (*k)++ % places;
-              fn(op, xs[p], fused ? rs[p] : nullptr, fused ? xs[p] : outs[p], w, R, D, fp16);
-            });
+            return std::function<void()>([=] { on((*k)++ % places); });
+          };
+          auto go = [=](LibEntry* fn) {
+            return in_turn([=](int p) { fn(op, xs[p], fused ? rs[p] : nullptr, fused ? xs[p] : outs[p], w, R, D, fp16); });
           };
           // fused writes x and the residual in place: every launch reads what the last one wrote (same bytes moved)
           std::vector<LibEntry*> entries = {lib_a, lib_b};
@@ -88,13 +88,10 @@ int main(int argc, char** argv) {
           Variants vs;
           for (size_t t = 0; t < entries.size(); ++t) vs.push_back({std::string(1, char('a' + t)), go(entries[t])});
           const int64_t n16 = (int64_t)R * D / 8;
-          if (fused && (int64_t)R * D % 8 == 0) {
-            auto k = std::make_shared<int>(0);
-            vs.push_back({"cp", [=] {
-                            const int p = (*k)++ % places;
-                            swap_copy<<<(n16 + 255) / 256, 256>>>((uint4*)xs[p], (uint4*)rs[p], n16);
-                          }});
-          }
+          if (fused && (int64_t)R * D % 8 == 0)
+            vs.push_back({"cp", in_turn([=](int p) {
+                             swap_copy<<<(n16 + 255) / 256, 256>>>((uint4*)xs[p], (uint4*)rs[p], n16);
+                           })});
           std::vector<std::vector<unsigned short>> got(vs.size());
           printf("%s %dx%d %s\n", names[op], R, D, fp16 ? "fp16" : "bf16");
           time_variants(vs, flush, e0, e1, n, 2, [&](size_t v) -> std::string {
