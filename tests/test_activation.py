@@ -372,14 +372,16 @@ def test_act_heavy_narrow_rows(d, dtype):
 
 # issue 19, session 64: SiLU's and GELU-tanh's 16-bit rows of 145-512 4-element vectors (580-2044 wide, d % 8 == 4) keep
 # one vector a thread, one block of exactly the row, past the narrow rows while rows x the row's warps stay within 144 x
-# the SMs (activation.cuh's kLightQuadsWarps: 2.25 waves of 64 warps an SM); past that 16 bytes of each half a thread.
+# the SMs (activation.cuh's kLightQuadsWarps: 2.25 waves of 64 warps an SM), 224 x for rows of 6-8 warps (161-256
+# vectors, session 66's kMidQuadsWarps); past that 16 bytes of each half a thread.
 # Rows of 129-143 vectors (572) do not: 16 bytes past the narrow rows. GELU keeps session 60's rule (above). Read off
 # the kernel's name, rows on both sides of the bound, outputs and guards checked for every op.
-LIGHT_QUAD_WIDTHS = (572, 580, 748, 1028, 1540, 2044)
+LIGHT_QUAD_WIDTHS = (572, 580, 636, 644, 748, 1020, 1028, 1540, 2044)
 
 def _light_quads_bound(d, sms):
-    "The most rows of d (4-element vectors) that keep one vector a thread: 144 x the SMs over the row's warps."
-    return 144 * sms // -(-(d // 4) // 32)
+    "The most rows of d (4-element vectors) that keep one vector a thread: 144 (224 at 6-8) x the SMs over the row's warps."
+    warps = -(-(d // 4) // 32)
+    return (224 if 6 <= warps <= 8 else 144) * sms // warps
 
 def _light_quads_per(d, rows, sms):
     "SiLU's vectors a thread for a 16-bit row of d (d % 8 == 4, 129-512 vectors) past the narrow rows (8 / 6 x the SMs)."
@@ -391,10 +393,13 @@ def _light_quads_rows(d, sms):
     return sorted({(8 if d // 4 <= 256 else 6) * sms + 1, bound, bound + 1})
 
 def test_light_quads_per_examples():
-    # by hand, 132 SMs: 748 = 187 quads, 6 warps: 144 x 132 / 6 = 3168 rows; 2044 = 511, 16 warps: 1188; 572 = 143: never
-    assert _light_quads_per(748, 3168, 132) == 1 and _light_quads_per(748, 3169, 132) == 2
+    # by hand, 132 SMs: 748 = 187 quads, 6 warps: 224 x 132 / 6 = 4928 rows; 636 = 159, 5 warps: 144 x 132 / 5 = 3801;
+    # 1020 = 255, 8 warps: 3696; 1028 = 257, 9 warps: 2112; 2044 = 511, 16 warps: 1188; 572 = 143: never
+    assert _light_quads_per(748, 4928, 132) == 1 and _light_quads_per(748, 4929, 132) == 2
+    assert _light_quads_per(636, 3801, 132) == 1 and _light_quads_per(636, 3802, 132) == 2
+    assert _light_quads_per(1020, 3696, 132) == 1 and _light_quads_per(1028, 2113, 132) == 2
     assert _light_quads_per(2044, 1188, 132) == 1 and _light_quads_per(2044, 1189, 132) == 2
-    assert _light_quads_per(572, 1057, 132) == 2 and _light_quads_rows(748, 132) == [1057, 3168, 3169]
+    assert _light_quads_per(572, 1057, 132) == 2 and _light_quads_rows(748, 132) == [1057, 4928, 4929]
 
 
 
