@@ -538,6 +538,31 @@ def test_act_every_launch_choice_is_exact(hint):
     with pytest.raises(ValueError, match='not valid'): m.silu_and_mul_hint(o, x, False, 84)
 
 @pytest.mark.cuda
+def test_act_one_vector_hint_trims_to_the_row():
+    # issue 19, session 66: a tuned one-vector choice whose block covers the row gets exactly the row's vectors as its
+    # threads (the exact kernel), as the rule's one-block rows do, so tuning reaches FlashInfer's launch (d / vec threads
+    # a row); a block narrower than the row keeps its warp-rounded blocks. (kVec, kPer, exact) read off the kernel's name.
+    import flashinfer_nb.activation as A
+    m = A.get_act_and_mul_module('silu')
+    def ran(rows, d, dtype, hint):
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
+        o = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            m.silu_and_mul_hint(o, x, False, hint); torch.cuda.synchronize()
+        torch.testing.assert_close(o, A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
+        names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+        pat = r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, (\d+), (\d+), (?:\(bool\))?(true|false|1|0)\b'
+        hits = [h for n in names if (h := re.search(pat, n))]
+        assert len(hits) == 1, names
+        return int(hits[0][1]), int(hits[0][2]), hits[0][3] in ('true', '1')
+    f16, bf16 = torch.float16, torch.bfloat16
+    assert ran(3000, 1004, f16, 81) == (4, 1, True)     # 251 vectors: 251 threads, not 256
+    assert ran(3000, 748, bf16, 81) == (4, 1, True)     # 187
+    assert ran(40, 1000, f16, 41) == (8, 1, True)       # 125 of 128
+    assert ran(300, 1004, bf16, 41) == (4, 1, False)    # 251 over two blocks of 128: not trimmed
+    assert ran(300, 1004, f16, 82) == (4, 2, False)     # 16 bytes a thread: not trimmed
+
+@pytest.mark.cuda
 def test_act_hint_valid_is_the_launchers_rule():
     # the tuner skips a choice where act_hint_valid says no: it must say no exactly where the launcher refuses
     import flashinfer_nb.activation as A

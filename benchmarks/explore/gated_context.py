@@ -13,7 +13,8 @@ and with the two libraries' output buffers swapped (swap): where the buffers sit
     FLASHINFER_WHEEL_DIR=... python3 benchmarks/explore/gated_context.py [--shapes 2338x748 3000x1004] [--n 40]
 With --module-context (--big, --rule): our exact one-block kernel (one 4-element vector a thread, d / 4 threads:
 FlashInfer's launch) from a one-function cell module (compile_cell), on a 2-D grid and on a 1-D grid (the row on grid.x,
-the kernel's kSlabs form); our op's module at hint 81 (256 threads, so the tested kernel) or by its rule (--rule); with
+the kernel's kSlabs form); our op's module at hint 81 (one vector a thread in a block of up to 256: session 65's runs
+kept 256 threads, the tested kernel; since session 66 trimmed to the row, the exact one) or by its rule (--rule); with
 --big a cell holding every kernel of the launcher for three dtypes, through the launcher at hint 81 and launched
 directly; and FlashInfer's. silu fp16, rows of 4-element vectors (d % 8 == 4, d <= 1024), --placements buffer sets.
 With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
@@ -80,6 +81,15 @@ def report(shape, per):
         print(f'  {k:{w}s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
               ' '.join(f'{t:.3f}' for t in v))
 
+def same_outputs(cases, sets):
+    "Every case's output on buffer set 0 (outputs poisoned first; each call takes the next set) matches the first case's"
+    outs = []
+    for k, (_, f) in cases.items():
+        for x, o in sets: o.fill_(float('nan'))
+        for _ in sets: f()
+        outs.append(sets[0][1].clone())
+    for k, got in zip(cases, outs): torch.testing.assert_close(got, outs[0], rtol=1e-2, atol=1e-2, msg=k)
+
 TINY = r"""#include <flashinfer_nb/activation.cuh>
 struct Silu { static __device__ float apply(float x) { return x * flashinfer_nb::sigmoid(x); } };
 using flashinfer_nb::act_detail::ActAndMulKernel;
@@ -139,12 +149,7 @@ if a.module_context:
         if a.big:
             cases['big cell, hint 81'] = case(lambda x, o: lambda: big.big_hint(x, o, d, rows, 81))
             cases['big cell, direct'] = case(lambda x, o: lambda: big.big_direct(x, o, d, rows))
-        outs = []
-        for k, (_, f) in cases.items():
-            for x, o in sets: o.fill_(float('nan'))
-            for _ in sets: f()
-            outs.append(sets[0][1].clone())
-        for k, got in zip(cases, outs): torch.testing.assert_close(got, outs[0], rtol=1e-2, atol=1e-2, msg=k)
+        same_outputs(cases, sets)
         report(shape, timed(cases))
     sys.exit(0)
 
@@ -161,6 +166,7 @@ if a.hints:
                                         ours_op(x, out=o, skip_check=True))
                  for h in a.hints}
         cases['fi'] = case(lambda x, o: lambda: fi_op(o, x, False))
+        same_outputs(cases, sets)
         report(shape, timed(cases))
     sys.exit(0)
 for shape in a.shapes:

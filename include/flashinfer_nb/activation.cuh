@@ -475,7 +475,12 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // trimming the warp-rounded block to the work left each fewer threads to share it: single elements at 1000 x 513
   // bf16, 65 threads a block with 8 elements each 6.12 us (gelu), 96 threads with 5-6 each 5.71, FlashInfer 5.61 (H200,
   // decode_configs.py, NVIDIA_H200_decode_configs_odd_mid_s40.txt).
-  if (hint == 0 && per == 1 && blocks == 1 && rows_per_block == 1 && work <= threads) threads = static_cast<int>(work);
+  // Session 66: a tuned choice of one vector a thread whose block covers the row is trimmed too (hint 81 at 1004 fp16:
+  // 251 threads, not 256), so tuning reaches FlashInfer's launch (one block of d / vec threads a row) with the exact
+  // kernel; before, such a hint kept its warp-rounded block and the tested kernel (session 65: 0.976-0.990x
+  // FlashInfer's time at 3000-4600 x 1004, where the exact kernel at that launch tied it).
+  if ((hint == 0 || hint_per == 1) && per == 1 && blocks == 1 && rows_per_block == 1 && work <= threads)
+    threads = static_cast<int>(work);
   const dim3 grid = grid_of(blocks, ceil_div(rows, static_cast<int64_t>(rows_per_block)));
   const bool exact = per == 1 && rows_per_block == 1 && blocks * threads == d / vec;  // see the kernel
   auto go = [&](auto vec_c) {
