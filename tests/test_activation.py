@@ -372,16 +372,17 @@ def test_act_heavy_narrow_rows(d, dtype):
 
 # issue 19, session 64: SiLU's and GELU-tanh's 16-bit rows of 145-512 4-element vectors (580-2044 wide, d % 8 == 4) keep
 # one vector a thread, one block of exactly the row, past the narrow rows while rows x the row's warps stay within 144 x
-# the SMs (activation.cuh's kLightQuadsWarps: 2.25 waves of 64 warps an SM), 224 x for rows of 6-8 warps (161-256
-# vectors, session 66's kMidQuadsWarps); past that 16 bytes of each half a thread.
+# the SMs (activation.cuh's kLightQuadsWarps: 2.25 waves of 64 warps an SM); rows of 6-8 warps (161-256 vectors) to
+# 384 x where the last warp has 16+ busy lanes, 256 x otherwise (session 66); past that 16 bytes of each half a thread.
 # Rows of 129-143 vectors (572) do not: 16 bytes past the narrow rows. GELU keeps session 60's rule (above). Read off
 # the kernel's name, rows on both sides of the bound, outputs and guards checked for every op.
-LIGHT_QUAD_WIDTHS = (572, 580, 636, 644, 748, 1020, 1028, 1540, 2044)
+LIGHT_QUAD_WIDTHS = (572, 580, 636, 644, 748, 780, 1020, 1028, 1540, 2044)
 
 def _light_quads_bound(d, sms):
-    "The most rows of d (4-element vectors) that keep one vector a thread: 144 (224 at 6-8) x the SMs over the row's warps."
-    warps = -(-(d // 4) // 32)
-    return (224 if 6 <= warps <= 8 else 144) * sms // warps
+    "The most rows of d (4-element vectors) that keep one vector a thread: 144 / 256 / 384 x the SMs over the row's warps."
+    nvec = d // 4; warps = -(-nvec // 32)
+    if not 6 <= warps <= 8: return 144 * sms // warps
+    return (384 if nvec % 32 == 0 or nvec % 32 >= 16 else 256) * sms // warps
 
 def _light_quads_per(d, rows, sms):
     "SiLU's vectors a thread for a 16-bit row of d (d % 8 == 4, 129-512 vectors) past the narrow rows (8 / 6 x the SMs)."
@@ -393,13 +394,17 @@ def _light_quads_rows(d, sms):
     return sorted({(8 if d // 4 <= 256 else 6) * sms + 1, bound, bound + 1})
 
 def test_light_quads_per_examples():
-    # by hand, 132 SMs: 748 = 187 quads, 6 warps: 224 x 132 / 6 = 4928 rows; 636 = 159, 5 warps: 144 x 132 / 5 = 3801;
-    # 1020 = 255, 8 warps: 3696; 1028 = 257, 9 warps: 2112; 2044 = 511, 16 warps: 1188; 572 = 143: never
-    assert _light_quads_per(748, 4928, 132) == 1 and _light_quads_per(748, 4929, 132) == 2
+    # by hand, 132 SMs: 748 = 187 quads, 6 warps, 27 in the last: 384 x 132 / 6 = 8448 rows; 644 = 161, 6 warps, one
+    # in the last: 256 x 132 / 6 = 5632; 780 = 195, 7 warps, 3: 4827; 1020 = 255, 8 warps, 31: 6336; 636 = 159, 5 warps:
+    # 144 x 132 / 5 = 3801; 1028 = 257, 9 warps: 2112; 2044 = 511, 16 warps: 1188; 572 = 143: never
+    assert _light_quads_per(748, 8448, 132) == 1 and _light_quads_per(748, 8449, 132) == 2
+    assert _light_quads_per(644, 5632, 132) == 1 and _light_quads_per(644, 5633, 132) == 2
+    assert _light_quads_per(780, 4827, 132) == 1 and _light_quads_per(780, 4828, 132) == 2
+    assert _light_quads_per(1020, 6336, 132) == 1 and _light_quads_per(1020, 6337, 132) == 2
     assert _light_quads_per(636, 3801, 132) == 1 and _light_quads_per(636, 3802, 132) == 2
-    assert _light_quads_per(1020, 3696, 132) == 1 and _light_quads_per(1028, 2113, 132) == 2
+    assert _light_quads_per(1028, 2112, 132) == 1 and _light_quads_per(1028, 2113, 132) == 2
     assert _light_quads_per(2044, 1188, 132) == 1 and _light_quads_per(2044, 1189, 132) == 2
-    assert _light_quads_per(572, 1057, 132) == 2 and _light_quads_rows(748, 132) == [1057, 4928, 4929]
+    assert _light_quads_per(572, 1057, 132) == 2 and _light_quads_rows(748, 132) == [1057, 8448, 8449]
 
 
 

@@ -56,9 +56,9 @@ struct math_heavy<Act, std::void_t<decltype(Act::kMathHeavy)>> : std::bool_const
 
 constexpr int kThreads = 256;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
-// one vector a thread's 4-element rows (sessions 64 and 66, dispatch): warps an SM the grid may hold, rows of 6-8 warps
-// (161-256 vectors) and the rest
-constexpr int kLightQuadsMinVecs = 145, kLightQuadsWarps = 144, kMidQuadsWarps = 224;
+// one vector a thread's 4-element rows (sessions 64 and 66, dispatch): warps an SM the grid may hold; rows of 6-8 warps
+// (161-256 vectors) whose last warp has 16+ busy lanes (kFullMidQuadsWarps), other 6-8 warp rows, the rest
+constexpr int kLightQuadsMinVecs = 145, kLightQuadsWarps = 144, kMidQuadsWarps = 256, kFullMidQuadsWarps = 384;
 
 // Grid: one block per (row, chunk of blockDim * kPer vectors along the row): chunk on grid.x, row on grid.y (and
 // grid.z past 65535 rows), so the scheduler's order (x fastest) is row-major and the blocks in flight at once read
@@ -345,23 +345,29 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // identical (NVIDIA_H200_lib_ab_act_quads_s64.txt, 1000-32768 rows x 516-2044): inside that bound -0.3 to +5.1 %
   // (124 cases; 2338 x 748 +3.0 to +4.0 %); between it and GELU's bounds -15.2 to +4.5 % (losses at 2000-8192 rows);
   // at 129 vectors (516, 31 of its last warp's 32 lanes idle) -0.8 to -3.4 % from 2000 rows, so not below 145.
-  // Session 66: rows of 6-8 warps (161-256 vectors, 644-1024 wide) keep one vector a thread to kMidQuadsWarps (3.5
-  // waves), where their two-vector blocks (94-128 threads a row) trailed it. Timed with 4 buffer sets taken in turn
-  // (session 64's bound came from one allocation, whose placement moves a gated case by up to 2 %). H200, lib_ab,
-  // SiLU and GELU-tanh, both dtypes, outputs identical (NVIDIA_H200_lib_ab_act_quads_placed_s66.txt: 288 warps
-  // against 144; ..._mid_quads_fi_s66.txt: 224, FlashInfer's kernel a third tree): the 108 cases 224 reaches -1.4 to
-  // +2.6 %, mean +0.8 % (the 324 it does not, the same kernels: mean +0.02 %, -1.5 to +1.7 %), FlashInfer's time over
-  // ours there from 0.981-1.026x (mean 0.999) to 0.986-1.021x (1.007); at 288, 780 / 1004 x 4600-6000 -1.5 to +1.1 %;
-  // 5-warp rows (580 / 620) at 288 lost 0.7-3.5 % at 4000-6000 rows, 9+ warps (1028, 1300) gained nothing, so they
-  // keep 144 (why 5 warps differ from 6 is not known; both fill 60 of an SM's 64 warp slots).
+  // Session 66: rows of 6-8 warps (161-256 vectors, 644-1024 wide) keep one vector a thread further: to 384 warps an
+  // SM (6 waves, kFullMidQuadsWarps) where the row's last warp has 16+ busy lanes (748, 1004, 1020: 27-32), to 256
+  // (4 waves, kMidQuadsWarps) where it has fewer (644, 780, 900: 1-3 busy lanes). Timed with 4 buffer sets taken in
+  // turn: session 64's bound came from one allocation, and where the buffers sit moves a gated case by up to 2 %.
+  // In the op module against FlashInfer's (gated_context.py --hints 0 81: the rule against one vector a thread at
+  // FlashInfer's launch, d / 4 threads; H200, SiLU and GELU-tanh, both dtypes; NVIDIA_H200_gated_hints*_s66.txt): in
+  // the 56 measured cases this reaches past a 3.5-wave bound one vector -0.5 to +3.0 % (FlashInfer's time over ours
+  // 0.976-1.007x by 16 bytes a thread, 0.997-1.013x by one vector: 3800 x 1004 / 1020, 4600 x 780 / 964, 6000 x 748);
+  // past these bounds 16 bytes wins or ties (748 x 12000 +1.2 to +2.2 %, 1004 / 1020 x 8192 +0.4 to +1.3 %, 644 x
+  // 6000 +2.4 %; FlashInfer 1.001-1.074x). 5-warp rows (580 / 620) lose 1.8-3.9 % by one vector from 4000 rows (their
+  // 2.25-wave bound stays). lib_ab (NVIDIA_H200_lib_ab_act_quads_placed_s66.txt, ..._mid_quads_fi_s66.txt, 4 sets)
+  // agreed to 3.5 waves (the 108 cases a bound of 224 reached: mean +0.8 %) but put one vector ~1 % behind at 1004 x
+  // 6000, where the module puts it ~1 % ahead; the module is what a caller runs.
   constexpr bool kHeavy = math_heavy<Act>::value && sizeof(T) == 2;
   const int64_t nvec = d / vec;
   const bool quads = sizeof(T) == 2 && vec == kMaxVec / 2 && nvec <= 2 * kThreads;
   const bool heavy_quads = kHeavy && quads && nvec > 128;
   const bool light_quads = !kHeavy && quads && nvec >= kLightQuadsMinVecs;
+  const int light_quads_warps = nvec <= 160 || nvec > kThreads      ? kLightQuadsWarps  // warps an SM (light_quads)
+                                : nvec % 32 == 0 || nvec % 32 >= 16 ? kFullMidQuadsWarps
+                                                                    : kMidQuadsWarps;
   const int64_t latency_rows = heavy_quads   ? (nvec <= 384 ? 64 : 24) * static_cast<int64_t>(sms)
-                               : light_quads ? (nvec > 160 && nvec <= kThreads ? kMidQuadsWarps : kLightQuadsWarps) *
-                                               static_cast<int64_t>(sms) / ceil_div(nvec, int64_t{32})
+                               : light_quads ? light_quads_warps * static_cast<int64_t>(sms) / ceil_div(nvec, int64_t{32})
                                : nvec <= kThreads ? narrow_rows
                                                   : 6 * static_cast<int64_t>(sms);
   const bool narrow_latency = hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
