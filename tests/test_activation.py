@@ -122,6 +122,7 @@ def _act_in_guards(fn, act, rows, d, dtype, pad_in=0, s_in=0, s_out=0, atol=2e-3
 # Session 41: one vector a thread over blocks that divide the row's vectors exactly where the even split would not
 # (2052: 3 blocks of 171 threads; 2880, 3000, 5000; 4100 at decode: 5 of 205; 7170 at decode: 15 of 239), and at decode
 # a row of 257-512 vectors with no such split in one block of exactly its vectors (2056: 257; 1540: 385).
+# Session 66: past decode too (2056: 257 threads); test_act_split_rows_past_decode reads the launches.
 # Each output row is written between poisoned guard columns, above a poisoned guard row (300, 4099 rows: prefill).
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
@@ -417,6 +418,40 @@ def test_act_light_quads(d, dtype):
         ran = _ran_by_op(rows, d, dtype)
         want = (4, _light_quads_per(d, rows, sms))
         assert ran['silu'] == want and ran['gelu_tanh'] == want, (d, rows, ran, want)
+
+
+# issue 19, session 66: past decode, a row of 257-512 16-byte vectors is not split into blocks of under 104 threads
+# (activation.cuh's kMinSplitThreads); with no other split it is one block of exactly its vectors, as at decode, and
+# past 65535 rows on a 1-D grid (the kernel's kSlabs). Rows of 513+ vectors keep splits of 64+. The launch is read off
+# the kernel's template arguments after the functor (kVec, kPer, kExact, kPacked, kBound, kSlabs); outputs and guards
+# checked for every op, strided input.
+def _act_template_ran(call):
+    "The template arguments after the functor of the one gated kernel `call()` launched (bools as 0 / 1), and its result."
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        r = call(); torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    hits = [h for n in names if (h := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', n))]
+    assert len(hits) == 1, names
+    word = {'true': 1, 'false': 0}
+    return tuple(word[a] if a in word else int(a.replace('(bool)', '')) for a in hits[0][1].split(', ')), r
+
+SPLIT_ROWS = {2088: 512, 2376: 512, 2104: 512, 2056: 512, 2712: 256, 3000: 256, 4120: 256}   # d (16-bit) -> kBound
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+def test_act_split_rows_past_decode(dtype):
+    # 16-bit, 8 elements a vector: 2088 = 261 = 3 x 87, 2376 = 297 = 3 x 99: one block; 2104 = 263, 2056 = 257 (primes):
+    # one block; 2712 = 339 = 3 x 113 and 3000 = 375 = 3 x 125: three exact blocks; 4120 = 515: five of 103. fp32 (4 a
+    # vector): half the widths, the same vectors.
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for d16, bound in SPLIT_ROWS.items():
+        d = d16 // 2 if dtype == torch.float32 else d16
+        for rows in (3 * sms, 65537):
+            for name, (fn, act) in OPS.items():
+                got, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 16 // dtype.itemsize))
+                assert guards, (name, d, rows, 'wrote outside its rows')
+                want = (16 // dtype.itemsize, 1, 1, 0, bound, int(rows > 65535))
+                assert got == want, (name, d, rows, got, want)
 
 
 def test_act_and_mul_rejects_cpu_input():

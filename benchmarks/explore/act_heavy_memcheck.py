@@ -7,8 +7,10 @@ last row's end is outside the allocation; each output is compared with float64 t
         python3 benchmarks/explore/act_heavy_memcheck.py [--dtype bfloat16]
 
 The widths and row counts of tests/test_activation.py's test_act_heavy_narrow_rows (both sides of every bound); then
-SiLU's and GELU-tanh's 4-element rows under session 64's rule (one vector a thread to 144 warps an SM:
-test_act_light_quads' widths and rows). Prints `N shapes checked`.
+SiLU's and GELU-tanh's 4-element rows under sessions 64 / 66's rule (one vector a thread to 144-384 warps an SM:
+test_act_light_quads' widths and rows); then session 66's rows of 257-512 16-byte vectors past decode (one block of
+exactly the row where no split of 104+ threads exists, past 65535 rows on a 1-D grid: test_act_split_rows_past_decode's
+widths and rows), every op. Prints `N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -16,7 +18,7 @@ import torch, torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from flashinfer_nb.activation import gelu_and_mul
-from tests.test_activation import HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, OPS, _heavy_rows, _light_quads_rows
+from tests.test_activation import HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, SPLIT_ROWS, OPS, _heavy_rows, _light_quads_rows
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
@@ -36,6 +38,13 @@ for d in LIGHT_QUAD_WIDTHS:
         x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
         a, b = x[:, :d].double(), x[:, d:].double()
         for fn, act in (OPS['silu'], OPS['gelu_tanh']):   # each op and its torch reference
+            torch.testing.assert_close(fn(x).double(), act(a) * b, rtol=4e-3, atol=2e-3)
+            n += 1
+for d in SPLIT_ROWS:
+    for rows in (3 * sms, 65537):
+        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+        a, b = x[:, :d].double(), x[:, d:].double()
+        for fn, act in OPS.values():
             torch.testing.assert_close(fn(x).double(), act(a) * b, rtol=4e-3, atol=2e-3)
             n += 1
 torch.cuda.synchronize()

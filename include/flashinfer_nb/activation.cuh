@@ -55,6 +55,8 @@ template <typename Act>
 struct math_heavy<Act, std::void_t<decltype(Act::kMathHeavy)>> : std::bool_constant<Act::kMathHeavy> {};
 
 constexpr int kThreads = 256;
+// past decode, the least threads a block of a split row of 257-512 vectors (session 66, dispatch)
+constexpr int kMinSplitThreads = 104;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
 // one vector a thread's 4-element rows (sessions 64 and 66, dispatch): warps an SM the grid may hold; rows of 6-8 warps
 // (161-256 vectors) whose last warp has 16+ busy lanes (kFullMidQuadsWarps), other 6-8 warp rows, the rest
@@ -413,14 +415,28 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // -0.3 to -0.7 %), gelu -1.4 to +15 % (8192 x 2880 bf16 43.8 -> 38.7 us, silu's time: 7 % fewer instructions, and
   // GELU is near the issue limit; Nsight Compute, NVIDIA_H200_ncu_gelu_exact_split_s41.txt). One block of more than 512
   // threads lost at 1-32 rows (1 x 8192 -8 to -14 %, session 41's first try), so not past 2 blocks' vectors.
+  // Session 66: past decode, a row of 257-512 vectors is not split into blocks of under kMinSplitThreads threads, and
+  // one with no other split is one block of exactly its vectors there too (past 65535 rows on a 1-D grid). Blocks of
+  // 87-99 threads (2088-2376 wide: 261-297 16-byte vectors, 3 blocks) carry 4.2-4.8 KB each, and the block
+  // scheduler (~800 blocks a us: session 58's 65536 one-block rows) cannot start them as fast as DRAM moves 4.3 TB/s
+  // (5.3 KB a block at 800 a us): silu 5918 x 2088 fp16 0.919x FlashInfer's time (256 threads a row, five of them
+  // taking two vectors; H200 draw seed 107). H200,
+  // lib_ab, silu and gelu, both dtypes, 4 buffer sets, outputs identical (NVIDIA_H200_lib_ab_act_split_s66.txt, the
+  // rule with a least of 128 as tree c): one block against 3 of 87-91 (2088-2184) +0.6 to +22 % from 4000 rows
+  // (2088 x 32768 +22 %), against 3 of 99 (2376) +1.2 to +10.4 % from 8192, -1.8 to +4.9 % below those; odd rows with
+  // no split (2104: 263, prime; before, two 160-thread blocks and the tested kernel) silu +0.2 to +1.6 %, GELU +2.4 to
+  // +17.5 %; against 3 of 111-127 (2664, 3000, 3048) -4.3 to +2.1 %, most within 1 %, so the least sits between 99
+  // and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) lost 4-10 % (GELU) as 3 blocks of 192
+  // without the exact kernel (tree b).
   bool exact_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
-    for (int64_t b = blocks; b <= 2 * blocks && work / b >= 64; ++b)
+    const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
+    for (int64_t b = blocks; b <= 2 * blocks && work / b >= least; ++b)
       if (work % b == 0) {
         blocks = b, threads = static_cast<int>(work / b), exact_split = true;
         break;
       }
-    if (!exact_split && decode && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), exact_split = true;
+    if (!exact_split && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), exact_split = true;
   }
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
@@ -499,11 +515,17 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
     if (rows_per_block > 1)  // 16 bytes of each half a thread (per == kMaxVec / kVec past decode)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, kMaxVec / kVec, false, true>, grid,
                            dim3(threads, rows_per_block), stream, pdl, in, in_stride, out, out_stride, d, rows);
-    if (threads > kThreads)  // a decode row of 257-512 vectors in one block (exact: decode rows are one grid slab)
-      return exact && grid.z == 1
-                 ? launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads>, grid, dim3(threads),
-                                 stream, pdl, in, in_stride, out, out_stride, d, rows)
-                 : cudaErrorInvalidValue;
+    if (threads > kThreads) {  // a row of 257-512 vectors in one block (exact)
+      if (exact && grid.z == 1)
+        return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads>, grid, dim3(threads), stream,
+                             pdl, in, in_stride, out, out_stride, d, rows);
+      if constexpr (kVec == kMaxVec)  // past 65535 rows (one vector a thread past decode: the widest), see kSlabs
+        if (exact && grid.x == 1)
+          return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true, false, 2 * kThreads, true>,
+                               dim3(static_cast<unsigned>(rows)), dim3(threads), stream, pdl, in, in_stride, out,
+                               out_stride, d, rows);
+      return cudaErrorInvalidValue;
+    }
     if (exact && grid.z == 1)
       return launch_kernel(ActAndMulKernel<T, Act, kVec, 1, true>, grid, dim3(threads), stream, pdl, in, in_stride,
                            out, out_stride, d, rows);
