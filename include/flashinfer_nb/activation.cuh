@@ -426,8 +426,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (2088 x 32768 +22 %), against 3 of 99 (2376) +1.2 to +10.4 % from 8192, -1.8 to +4.9 % below those; odd rows with
   // no split (2104: 263, prime; before, two 160-thread blocks and the tested kernel) silu +0.2 to +1.6 %, GELU +2.4 to
   // +17.5 %; against 3 of 111-127 (2664, 3000, 3048) -4.3 to +2.1 %, most within 1 %, so the least sits between 99
-  // and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) lost 4-10 % (GELU) as 3 blocks of 192
-  // without the exact kernel (tree b).
+  // and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) folded instead into 2 blocks of 256 (a second
+  // pass for 3 threads; tree b) lost 4-11 % (GELU) and -3.2 to +6.3 % (SiLU, gains only from 8192 rows).
   bool exact_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
