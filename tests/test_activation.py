@@ -342,14 +342,21 @@ def test_heavy_vec_per_examples():
 # vectors a thread) with torch's profiler; rows on both sides of each bound; outputs and guards checked for every op.
 import re
 
-def _act_vec_per_ran(call):
-    "(kVec, kPer) of the one gated kernel `call()` launched, and call's result."
+def _act_template_ran(call):
+    """The template arguments after the functor of the one gated kernel `call()` launched (kVec, kPer, kExact, kPacked,
+    kBound, kSlabs; bools as 0 / 1), read off its name with torch's profiler, and call's result."""
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         r = call(); torch.cuda.synchronize()
     names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    hits = [m for n in names if (m := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, (\d+), (\d+)', n))]
+    hits = [h for n in names if (h := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', n))]
     assert len(hits) == 1, names
-    return (int(hits[0][1]), int(hits[0][2])), r
+    word = {'true': 1, 'false': 0}
+    return tuple(word[a] if a in word else int(a.replace('(bool)', '')) for a in hits[0][1].split(', ')), r
+
+def _act_vec_per_ran(call):
+    "(kVec, kPer) of the one gated kernel `call()` launched, and call's result."
+    args, r = _act_template_ran(call)
+    return args[:2], r
 
 def _ran_by_op(rows, d, dtype):
     "(kVec, kPer) of each op's launch at rows x d: strided input rows, out between poisoned guards (_act_in_guards), checked."
@@ -423,18 +430,8 @@ def test_act_light_quads(d, dtype):
 # issue 19, session 66: past decode, a row of 257-512 16-byte vectors is not split into blocks of under 104 threads
 # (activation.cuh's kMinSplitThreads); with no other split it is one block of exactly its vectors, as at decode, and
 # past 65535 rows on a 1-D grid (the kernel's kSlabs). Rows of 513+ vectors keep splits of 64+. The launch is read off
-# the kernel's template arguments after the functor (kVec, kPer, kExact, kPacked, kBound, kSlabs); outputs and guards
+# the kernel's template arguments (_act_template_ran: kVec, kPer, kExact, kPacked, kBound, kSlabs); outputs and guards
 # checked for every op, strided input.
-def _act_template_ran(call):
-    "The template arguments after the functor of the one gated kernel `call()` launched (bools as 0 / 1), and its result."
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        r = call(); torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    hits = [h for n in names if (h := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', n))]
-    assert len(hits) == 1, names
-    word = {'true': 1, 'false': 0}
-    return tuple(word[a] if a in word else int(a.replace('(bool)', '')) for a in hits[0][1].split(', ')), r
-
 SPLIT_ROWS = {2088: 512, 2376: 512, 2104: 512, 2056: 512, 2712: 256, 3000: 256, 4120: 256}   # d (16-bit) -> kBound
 
 @pytest.mark.cuda
@@ -587,14 +584,9 @@ def test_act_one_vector_hint_trims_to_the_row():
     def ran(rows, d, dtype, hint):
         x = torch.randn(rows, 2 * d, device='cuda', dtype=dtype)
         o = torch.full((rows, d), float('nan'), device='cuda', dtype=dtype)
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            m.silu_and_mul_hint(o, x, False, hint); torch.cuda.synchronize()
+        args, _ = _act_template_ran(lambda: m.silu_and_mul_hint(o, x, False, hint))
         torch.testing.assert_close(o, A.silu_and_mul_reference(x), rtol=1.6e-2, atol=1e-2)
-        names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-        pat = r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, (\d+), (\d+), (?:\(bool\))?(true|false|1|0)\b'
-        hits = [h for n in names if (h := re.search(pat, n))]
-        assert len(hits) == 1, names
-        return int(hits[0][1]), int(hits[0][2]), hits[0][3] in ('true', '1')
+        return args[0], args[1], bool(args[2])
     f16, bf16 = torch.float16, torch.bfloat16
     assert ran(3000, 1004, f16, 81) == (4, 1, True)     # 251 vectors: 251 threads, not 256
     assert ran(3000, 748, bf16, 81) == (4, 1, True)     # 187
