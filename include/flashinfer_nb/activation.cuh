@@ -369,7 +369,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
                                 : nvec % 32 == 0 || nvec % 32 >= 16 ? kFullMidQuadsWarps
                                                                     : kMidQuadsWarps;
   const int64_t latency_rows = heavy_quads   ? (nvec <= 384 ? 64 : 24) * static_cast<int64_t>(sms)
-                               : light_quads ? light_quads_warps * static_cast<int64_t>(sms) / ceil_div(nvec, int64_t{32})
+                               : light_quads ? light_quads_warps * static_cast<int64_t>(sms) /
+                                                   ceil_div(nvec, int64_t{32})
                                : nvec <= kThreads ? narrow_rows
                                                   : 6 * static_cast<int64_t>(sms);
   const bool narrow_latency = hint == 0 && !decode && vec < kMaxVec && sms > 0 &&
@@ -417,17 +418,17 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // threads lost at 1-32 rows (1 x 8192 -8 to -14 %, session 41's first try), so not past 2 blocks' vectors.
   // Session 66: past decode, a row of 257-512 vectors is not split into blocks of under kMinSplitThreads threads, and
   // one with no other split is one block of exactly its vectors there too (past 65535 rows on a 1-D grid). Blocks of
-  // 87-99 threads (2088-2376 wide: 261-297 16-byte vectors, 3 blocks) carry 4.2-4.8 KB each, and the block
-  // scheduler (~800 blocks a us: session 58's 65536 one-block rows) cannot start them as fast as DRAM moves 4.3 TB/s
-  // (5.3 KB a block at 800 a us): silu 5918 x 2088 fp16 0.919x FlashInfer's time (256 threads a row, five of them
-  // taking two vectors; H200 draw seed 107). H200,
-  // lib_ab, silu and gelu, both dtypes, 4 buffer sets, outputs identical (NVIDIA_H200_lib_ab_act_split_s66.txt, the
-  // rule with a least of 128 as tree c): one block against 3 of 87-91 (2088-2184) +0.6 to +22 % from 4000 rows
-  // (2088 x 32768 +22 %), against 3 of 99 (2376) +1.2 to +10.4 % from 8192, -1.8 to +4.9 % below those; odd rows with
-  // no split (2104: 263, prime; before, two 160-thread blocks and the tested kernel) silu +0.2 to +1.6 %, GELU +2.4 to
-  // +17.5 %; against 3 of 111-127 (2664, 3000, 3048) -4.3 to +2.1 %, most within 1 %, so the least sits between 99
-  // and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) folded instead into 2 blocks of 256 (a second
-  // pass for 3 threads; tree b) lost 4-11 % (GELU) and -3.2 to +6.3 % (SiLU, gains only from 8192 rows).
+  // 87-99 threads (2088-2376 wide: 261-297 16-byte vectors, 3 blocks) carry 4.2-4.8 KB each, and the block scheduler
+  // (~800 blocks a us: session 58's 65536 one-block rows) cannot start them as fast as DRAM moves 4.3 TB/s (5.3 KB a
+  // block at 800 a us): silu 5918 x 2088 fp16 0.919x FlashInfer's time (256 threads a row, five of them taking two
+  // vectors; H200 draw seed 107). H200, lib_ab, silu and gelu, both dtypes, 4 buffer sets, outputs identical
+  // (NVIDIA_H200_lib_ab_act_split_s66.txt, the rule with a least of 128 as tree c): one block against 3 of 87-91
+  // (2088-2184) +0.6 to +22 % from 4000 rows (2088 x 32768 +22 %), against 3 of 99 (2376) +1.2 to +10.4 % from 8192,
+  // -1.8 to +4.9 % below those; odd rows with no split (2104: 263, prime; before, two 160-thread blocks and the tested
+  // kernel) silu +0.2 to +1.6 %, GELU +2.4 to +17.5 %; against 3 of 111-127 (2664, 3000, 3048) -4.3 to +2.1 %, most
+  // within 1 %, so the least sits between 99 and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) folded
+  // instead into 2 blocks of 256 (a second pass for 3 threads; tree b) lost 4-11 % (GELU) and -3.2 to +6.3 % (SiLU,
+  // gains only from 8192 rows).
   bool exact_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
