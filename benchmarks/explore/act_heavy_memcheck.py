@@ -14,38 +14,30 @@ widths and rows), every op. Prints `N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
-import torch, torch.nn.functional as F
+import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from flashinfer_nb.activation import gelu_and_mul
 from tests.test_activation import HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, SPLIT_ROWS, OPS, _heavy_rows, _light_quads_rows
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
-a = ap.parse_args()
-dt = getattr(torch, a.dtype)
+args = ap.parse_args()
+dt = getattr(torch, args.dtype)
 sms = torch.cuda.get_device_properties(0).multi_processor_count
-n = 0
-for d in HEAVY_WIDTHS:
-    for rows in _heavy_rows(d, sms):
-        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
-        out = gelu_and_mul(x)
-        ref = F.gelu(x[:, :d].double()) * x[:, d:].double()
-        torch.testing.assert_close(out.double(), ref, rtol=4e-3, atol=2e-3)
-        n += 1
-for d in LIGHT_QUAD_WIDTHS:
-    for rows in _light_quads_rows(d, sms):
-        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
-        a, b = x[:, :d].double(), x[:, d:].double()
-        for fn, act in (OPS['silu'], OPS['gelu_tanh']):   # each op and its torch reference
-            torch.testing.assert_close(fn(x).double(), act(a) * b, rtol=4e-3, atol=2e-3)
-            n += 1
-for d in SPLIT_ROWS:
-    for rows in (3 * sms, 65537):
-        x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
-        a, b = x[:, :d].double(), x[:, d:].double()
-        for fn, act in OPS.values():
-            torch.testing.assert_close(fn(x).double(), act(a) * b, rtol=4e-3, atol=2e-3)
-            n += 1
+
+
+def check(d, rows, names):
+    "Each op of `names` (tests' OPS) at rows x d against its float64 torch reference; returns the shapes checked."
+    x = torch.randn(rows, 2 * d, device='cuda', dtype=dt)
+    a, b = x[:, :d].double(), x[:, d:].double()
+    for name in names:
+        fn, act = OPS[name]
+        torch.testing.assert_close(fn(x).double(), act(a) * b, rtol=4e-3, atol=2e-3)
+    return len(names)
+
+
+n = sum(check(d, rows, ('gelu',)) for d in HEAVY_WIDTHS for rows in _heavy_rows(d, sms))
+n += sum(check(d, rows, ('silu', 'gelu_tanh')) for d in LIGHT_QUAD_WIDTHS for rows in _light_quads_rows(d, sms))
+n += sum(check(d, rows, tuple(OPS)) for d in SPLIT_ROWS for rows in (3 * sms, 65537))
 torch.cuda.synchronize()
 print(n, 'shapes checked')

@@ -18,7 +18,7 @@ kept 256 threads, the tested kernel; since session 66 trimmed to the row, the ex
 --big a cell holding every kernel of the launcher for three dtypes, through the launcher at hint 81 and launched
 directly; and FlashInfer's. silu fp16, rows of 4-element vectors (d % 8 == 4, d <= 1024), --placements buffer sets.
 With --hints H...: instead, our launch choices H (the module's `_hint` entry, 0 = the rule; ACT_HINT_CHOICES) against
-FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / rotating).
+FlashInfer's, each case's buffers in --placements sets taken in turn (bench_vs_flashinfer.py's buffer_sets / over_sets).
 """
 import argparse, statistics, sys
 from pathlib import Path
@@ -81,6 +81,18 @@ def report(shape, per):
         print(f'  {k:{w}s} {statistics.median(v):7.3f}  FI/this {fi_t / statistics.median(v):.3f}   rounds ' +
               ' '.join(f'{t:.3f}' for t in v))
 
+def compare(make_cases):
+    """For each --shapes case: --placements buffer sets, `make_cases(rows, d, case)` -> {name: (None, call)} where
+    `case(make)` runs `make(x, o)`'s call on each set in turn; outputs checked alike (same_outputs), then timed."""
+    rng = random.Random(0)
+    for shape in a.shapes:
+        rows, d = map(int, shape.split('x'))
+        sets = placed(rows, d, rng)
+        cases = make_cases(rows, d, lambda make: (None, over_sets(sets, make)))   # no pre-call
+        same_outputs(cases, sets)
+        report(shape, timed(cases))
+
+
 def same_outputs(cases, sets):
     "Every case's output on buffer set 0 (outputs poisoned first; each call takes the next set) matches the first case's"
     outs = []
@@ -133,15 +145,14 @@ if a.module_context:
         big, rep = compile_cell('gated_context_big', BIG, progress=False)
         if big is None: sys.exit(rep.log)
     hinted = get_act_and_mul_module('silu').silu_and_mul_hint
-    rng = random.Random(0)
-    print(f'our exact one-block kernel from three modules against FlashInfer, {a.placements} buffer sets a case taken in turn')
     for shape in a.shapes:
-        rows, d = map(int, shape.split('x'))
+        d = int(shape.split('x')[1])
         if d % 8 != 4 or d > 1024: sys.exit(f'{shape}: --module-context takes rows of 4-element vectors (d % 8 == 4, d <= 1024)')
-        sets = placed(rows, d, rng)
-        ours_mod = (lambda x, o: lambda: ours_op(x, out=o, skip_check=True)) if a.rule else \
-                   (lambda x, o: lambda: hinted(o, x, False, 81))
-        case = lambda make: (None, over_sets(sets, make))   # no pre-call; each call on the next buffer set
+    print(f'our exact one-block kernel from three modules against FlashInfer, {a.placements} buffer sets a case taken in turn')
+    ours_mod = (lambda x, o: lambda: ours_op(x, out=o, skip_check=True)) if a.rule else \
+               (lambda x, o: lambda: hinted(o, x, False, 81))
+
+    def module_cases(rows, d, case):
         cases = {f"ours module ({'rule' if a.rule else 'hint 81'})": case(ours_mod),
                  'cell module, 2-D grid': case(lambda x, o: lambda: tiny.ours2d(x, o, d, rows)),
                  'cell module, 1-D grid': case(lambda x, o: lambda: tiny.ours1d(x, o, d, rows)),
@@ -149,25 +160,18 @@ if a.module_context:
         if a.big:
             cases['big cell, hint 81'] = case(lambda x, o: lambda: big.big_hint(x, o, d, rows, 81))
             cases['big cell, direct'] = case(lambda x, o: lambda: big.big_direct(x, o, d, rows))
-        same_outputs(cases, sets)
-        report(shape, timed(cases))
+        return cases
+    compare(module_cases)
     sys.exit(0)
 
 if a.hints:
     from flashinfer_nb.op_jit import get_act_and_mul_module
     hinted = getattr(get_act_and_mul_module(a.act), f'{a.act}_and_mul_hint')
-    rng = random.Random(0)
     print(f'our launch choices (hints) against FlashInfer, {a.placements} buffer sets a case taken in turn')
-    for shape in a.shapes:
-        rows, d = map(int, shape.split('x'))
-        sets = placed(rows, d, rng)
-        case = lambda make: (None, over_sets(sets, make))
-        cases = {f'ours hint {h}': case(lambda x, o, h=h: lambda: hinted(o, x, False, h) if h else
-                                        ours_op(x, out=o, skip_check=True))
-                 for h in a.hints}
-        cases['fi'] = case(lambda x, o: lambda: fi_op(o, x, False))
-        same_outputs(cases, sets)
-        report(shape, timed(cases))
+    compare(lambda rows, d, case: {
+        **{f'ours hint {h}': case(lambda x, o, h=h: lambda: hinted(o, x, False, h) if h else
+                                  ours_op(x, out=o, skip_check=True)) for h in a.hints},
+        'fi': case(lambda x, o: lambda: fi_op(o, x, False))})
     sys.exit(0)
 for shape in a.shapes:
     rows, d = map(int, shape.split('x'))
