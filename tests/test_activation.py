@@ -429,17 +429,17 @@ def test_act_light_quads(d, dtype):
 
 # issue 19, session 66: past decode, a row of 257-512 16-byte vectors is not split into blocks of under 104 threads
 # (activation.cuh's kMinSplitThreads); with no other split it is one block of exactly its vectors, as at decode, and
-# past 65535 rows on a 1-D grid (the kernel's kSlabs). Rows of 513+ vectors keep splits of 64+. The launch is read off
-# the kernel's template arguments (_act_template_ran: kVec, kPer, kExact, kPacked, kBound, kSlabs); outputs and guards
-# checked for every op, strided input.
-SPLIT_ROWS = {2088: 512, 2376: 512, 2104: 512, 2056: 512, 2712: 256, 3000: 256, 4120: 256}   # d (16-bit) -> kBound
+# past 65535 rows on a 1-D grid (the kernel's kSlabs); rows of 513+ vectors: test_act_wide_split_long_grids. The
+# launch is read off the kernel's template arguments (_act_template_ran: kVec, kPer, kExact, kPacked, kBound, kSlabs);
+# outputs and guards checked for every op, strided input.
+SPLIT_ROWS = {2088: 512, 2376: 512, 2104: 512, 2056: 512, 2712: 256, 3000: 256}   # d (16-bit) -> kBound
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 def test_act_split_rows_past_decode(dtype):
     # 16-bit, 8 elements a vector: 2088 = 261 = 3 x 87, 2376 = 297 = 3 x 99: one block; 2104 = 263, 2056 = 257 (primes):
-    # one block; 2712 = 339 = 3 x 113 and 3000 = 375 = 3 x 125: three exact blocks; 4120 = 515: five of 103. fp32 (4 a
-    # vector): half the widths, the same vectors.
+    # one block; 2712 = 339 = 3 x 113 and 3000 = 375 = 3 x 125: three exact blocks. fp32 (4 a vector): half the widths,
+    # the same vectors.
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for d16, bound in SPLIT_ROWS.items():
         d = d16 // 2 if dtype == torch.float32 else d16
@@ -448,6 +448,30 @@ def test_act_split_rows_past_decode(dtype):
                 got, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 16 // dtype.itemsize))
                 assert guards, (name, d, rows, 'wrote outside its rows')
                 want = (16 // dtype.itemsize, 1, 1, 0, bound, int(rows > 65535))
+                assert got == want, (name, d, rows, got, want)
+
+
+# issue 19, session 67: past decode, where the grid holds kWideSplitFromBlocks (256)+ blocks an SM, SiLU's and
+# GELU-tanh's 16-bit rows of 513+ vectors whose exact split has blocks of under kWideSplitThreads (112) threads take
+# work / 112 wider blocks and the tested kernel (4120 = 515 vectors: 4 blocks of 129, the last thread idle; 6216 = 777:
+# 6 of 130); shorter grids, GELU (erf), fp32 and splits of 112+ threads (4600 = 575: 5 of 115) keep the exact split.
+# Rows on both sides of the grid bound and past 65535 (grid.z); outputs and guards checked for every op, strided input.
+WIDE_SPLITS = {4120: 5, 4280: 5, 4400: 5, 6216: 7, 4600: 5}   # d (16-bit) -> blocks of the exact split
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
+def test_act_wide_split_long_grids(dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    vec = 16 // dtype.itemsize
+    for d16, blocks in WIDE_SPLITS.items():
+        d = d16 // 2 if dtype == torch.float32 else d16
+        edge = -(-256 * sms // blocks)   # the fewest rows whose exact split's grid holds 256 blocks an SM
+        for rows in (3 * sms, edge - 1, edge, 65537):
+            for name, (fn, act) in OPS.items():
+                got, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, vec))
+                assert guards, (name, d, rows, 'wrote outside its rows')
+                wide = dtype != torch.float32 and name != 'gelu' and d16 // 8 // blocks < 112 and rows >= edge
+                want = (vec, 1, 0, 0, 256, 0) if wide else (vec, 1, 1, 0, 256, int(rows > 65535))
                 assert got == want, (name, d, rows, got, want)
 
 

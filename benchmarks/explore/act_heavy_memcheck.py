@@ -10,14 +10,17 @@ The widths and row counts of tests/test_activation.py's test_act_heavy_narrow_ro
 SiLU's and GELU-tanh's 4-element rows under sessions 64 / 66's rule (one vector a thread to 144-384 warps an SM:
 test_act_light_quads' widths and rows); then session 66's rows of 257-512 16-byte vectors past decode (one block of
 exactly the row where no split of 104+ threads exists, past 65535 rows on a 1-D grid: test_act_split_rows_past_decode's
-widths and rows), every op. Prints `N shapes checked`.
+widths and rows), every op; then session 67's rows of 513+ vectors whose exact split of under 112 threads becomes
+wider blocks on long grids (SiLU and GELU-tanh: test_act_wide_split_long_grids' widths, at and past the grid bound).
+Prints `N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tests.test_activation import HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, SPLIT_ROWS, OPS, _heavy_rows, _light_quads_rows
+from tests.test_activation import (HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, SPLIT_ROWS, WIDE_SPLITS, OPS, _heavy_rows,
+                                   _light_quads_rows)
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
@@ -39,5 +42,7 @@ def check(d, rows, names):
 n = sum(check(d, rows, ('gelu',)) for d in HEAVY_WIDTHS for rows in _heavy_rows(d, sms))
 n += sum(check(d, rows, ('silu', 'gelu_tanh')) for d in LIGHT_QUAD_WIDTHS for rows in _light_quads_rows(d, sms))
 n += sum(check(d, rows, tuple(OPS)) for d in SPLIT_ROWS for rows in (3 * sms, 65537))
+n += sum(check(d, rows, ('silu', 'gelu_tanh')) for d, blocks in WIDE_SPLITS.items()
+         for rows in (-(-256 * sms // blocks), 65537))
 torch.cuda.synchronize()
 print(n, 'shapes checked')

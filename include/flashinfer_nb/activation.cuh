@@ -57,6 +57,9 @@ struct math_heavy<Act, std::void_t<decltype(Act::kMathHeavy)>> : std::bool_const
 constexpr int kThreads = 256;
 // past decode, the least threads a block of a split row of 257-512 vectors (session 66, dispatch)
 constexpr int kMinSplitThreads = 104;
+// past decode, where a grid runs kWideSplitFromBlocks+ blocks an SM: the least threads a block of the exact split of a
+// row of 513+ vectors at a light activation (session 67, dispatch)
+constexpr int kWideSplitThreads = 112, kWideSplitFromBlocks = 256;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
 // one vector a thread's 4-element rows (sessions 64 and 66, dispatch): warps an SM the grid may hold; rows of 6-8 warps
 // (161-256 vectors) whose last warp has 16+ busy lanes (kFullMidQuadsWarps), other 6-8 warp rows, the rest
@@ -429,7 +432,19 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // within 1 %, so the least sits between 99 and 111. Rows of 513+ vectors keep 64: 4120 (515, 5 blocks of 103) folded
   // instead into 2 blocks of 256 (a second pass for 3 threads; tree b) lost 4-11 % (GELU) and -3.2 to +6.3 % (SiLU,
   // gains only from 8192 rows).
-  bool exact_split = false;
+  // Session 67: the same limit for rows of 513+ vectors at SiLU and GELU-tanh (16-bit), where the grid is long
+  // (kWideSplitFromBlocks+ blocks an SM): an exact split into blocks of under kWideSplitThreads threads (4120-4400
+  // wide: 515-550 vectors, 5 blocks of 103-110; 6216: 777, 7 of 111) becomes work / kWideSplitThreads wider blocks and
+  // the tested kernel (4120: 4 of 129, one idle thread). A block of 103 threads moves 4.9 KB (16 bytes of each operand
+  // in, 16 out, a thread); at ~800 blocks a us that is ~4 TB/s, under the copy's 4.3. H200, lib_ab, both dtypes, 4
+  // buffer sets, FlashInfer as a third tree, 1000-65536 rows x 11 widths (NVIDIA_H200_lib_ab_act_wide_split_fi_s67.txt):
+  // 4120 +1.8 to +8.0 % from 8192 rows (FlashInfer's one block of 515 had been 0.9-7.1 % ahead there), 4280 +2.0 to
+  // +4.3 % and 4400 +0.2 to +1.8 % from 16384, 6216 +0.6 to +1.1 % from 32768; blocks of 115-127 (4600, 5000, 6888,
+  // 8424-15000) within +-0.6 % from 8192, as the 5.5+ KB they move predicts; 1000-4000 rows (the short grids the bound
+  // keeps out) -4.5 to +4.1 %, most -0.2 to -2 %. GELU (erf, issue-bound: FlashInfer's launch 12-28 % behind ours to
+  // 32768 rows) lost 6-14 % to 4 blocks of 129 at 4120 x 1000-32768 (+1 to +3 % at 65536;
+  // NVIDIA_H200_lib_ab_act_wide_split_s67.txt), so not GELU.
+  bool exact_split = false, wide_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
     for (int64_t b = blocks; b <= 2 * blocks && work / b >= least; ++b)
@@ -438,6 +453,11 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
         break;
       }
     if (!exact_split && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), exact_split = true;
+    if (exact_split && sizeof(T) == 2 && !kHeavy && !decode && sms > 0 && work > 2 * kThreads &&
+        threads < kWideSplitThreads && rows * blocks >= kWideSplitFromBlocks * static_cast<int64_t>(sms)) {
+      blocks = work / kWideSplitThreads, threads = static_cast<int>(ceil_div(work, blocks));
+      exact_split = false, wide_split = true;
+    }
   }
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
   // rows fill the GPU many times over: at 8192 x 14340 bf16 (8-byte vectors, 1793 threads of work a row) it was one
@@ -447,8 +467,8 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (283 threads of work) +4.1 to +4.5 % at 1000-4000 rows, +1.6 % at 16384; 2056 +0 to +0.9 %; rows of 3-8 blocks
   // (4104-14340) within +-1 % of folding them as before, bar one -1.9 % (4000 x 4104 bf16; fp16 -0.6 %) (H200, lib_ab,
   // silu, both dtypes, NVIDIA_H200_lib_ab_fold_s40.txt).
-  if (exact_split) {
-    // the split above
+  if (exact_split || wide_split) {
+    // the splits above
   } else if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
   } else if (narrow_latency && blocks > 1) {
