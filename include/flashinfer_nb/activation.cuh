@@ -98,6 +98,7 @@ constexpr int kLightQuadsMinVecs = 145, kLightQuadsWarps = 144, kMidQuadsWarps =
 // +4.7 % on the others; SiLU +-0.2 %. Faster still for GELU but not taken, as each cost SiLU, at the copy's time there
 // and level with FlashInfer: one launch a slab (GELU +8 to +16 %, SiLU -0.2 to -2.6 %, the gaps between launches);
 // a 2D grid whose block y takes rows y, y + grid.y, ... (GELU +7 to +14 %, SiLU 0 to -1.2 %).
+// Session 67: 16-bit GELU at the widest vector now takes one launch a slab (the launcher), as GELU only.
 template <typename T, typename Act, int kVec, int kPer, bool kExact = false, bool kPacked = false,
           int kBound = kThreads, bool kSlabs = false>
 __global__ void __launch_bounds__(kBound)
@@ -274,6 +275,25 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
            is_aligned(out, bytes);
   };
   const int vec = fits(kMaxVec) ? kMaxVec : fits(kMaxVec / 2) ? kMaxVec / 2 : fits(kMaxVec / 4) ? kMaxVec / 4 : 1;
+  // Session 67: a math-heavy activation (16-bit GELU) at the widest vector past 65535 rows is one launch a slab of the
+  // rows (the fewest even slabs of at most 65535), each under this launcher's rule for its own rows on a grid of one z,
+  // not grid.z slabs (kSlabs at the kernel): GELU had run 11-17 % under its own rate there (session 42), and
+  // FlashInfer's one launch was ahead (65536 x 4120 bf16 0.968x). H200, lib_ab, GELU, 4 buffer sets, bits unchanged
+  // (NVIDIA_H200_lib_ab_act_gelu_slabs_s67.txt, bf16 and fp16 1536, cut short by its time limit): 65536-131072 rows x
+  // 1536 +1.5 to +3.1 %, 4096 +7.5 to +7.9 %, 14336 +8.9 to +9.2 %; narrower vectors lost (4100, 4-element: -0.9 to
+  // -1.0 %; 4099, the shifted kernel: -0.7 to -0.8 %), so not them; SiLU (unchanged) +-0.1 % (..._silu_s67.txt). In the
+  // module against FlashInfer (NVIDIA_H200_gated_gelu_65536_before_s67.txt, ..._gated_gelu_slabs_65536_s67.txt: 65536 x
+  // 4120-4600, both dtypes): 0.968-1.06x -> 1.11-1.21x (4120 bf16 472 -> 413 us).
+  if constexpr (math_heavy<Act>::value && sizeof(T) == 2)
+    if (vec == kMaxVec && rows > 65535) {
+      const int64_t slab = ceil_div(rows, ceil_div(rows, int64_t{65535}));
+      for (int64_t r = 0; r < rows; r += slab)
+        if (const cudaError_t e = ActAndMulLauncher<T, Act>(in + r * in_stride, in_stride, out + r * out_stride,
+                                                           out_stride, std::min(slab, rows - r), d, pdl, hint, stream);
+            e != cudaSuccess)
+          return e;
+      return cudaSuccess;
+    }
   // a tuned choice (activation_launch.h): block threads up to kThreads, one vector or 16 bytes per thread, or the
   // shifted kernel
   const int hint_threads = (hint / 10) * 32, hint_per = hint % 10;
