@@ -457,13 +457,14 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // wide: 515-550 vectors, 5 blocks of 103-110; 6216: 777, 7 of 111) becomes work / kWideSplitThreads wider blocks and
   // the tested kernel (4120: 4 of 129, one idle thread). A block of 103 threads moves 4.9 KB (16 bytes of each operand
   // in, 16 out, a thread); at ~800 blocks a us that is ~4 TB/s, under the copy's 4.3. H200, lib_ab, both dtypes, 4
-  // buffer sets, FlashInfer as a third tree, 1000-65536 rows x 11 widths (NVIDIA_H200_lib_ab_act_wide_split_fi_s67.txt):
-  // 4120 +1.8 to +8.0 % from 8192 rows (FlashInfer's one block of 515 had been 0.9-7.1 % ahead there), 4280 +2.0 to
-  // +4.3 % and 4400 +0.2 to +1.8 % from 16384, 6216 +0.6 to +1.1 % from 32768; blocks of 115-127 (4600, 5000, 6888,
-  // 8424-15000) within +-0.6 % from 8192, as the 5.5+ KB they move predicts; 1000-4000 rows (the short grids the bound
-  // keeps out) -4.5 to +4.1 %, most -0.2 to -2 %. GELU (erf, issue-bound: FlashInfer's launch 12-28 % behind ours to
-  // 32768 rows) lost 6-14 % to 4 blocks of 129 at 4120 x 1000-32768 (+1 to +3 % at 65536;
-  // NVIDIA_H200_lib_ab_act_wide_split_s67.txt), so not GELU.
+  // buffer sets, FlashInfer as a third tree, 1000-65536 rows x 11 widths (NVIDIA_H200_lib_ab_act_wide_split_fi_s67.txt;
+  // timed as work / 128 blocks, the same blocks as work / 112 at every row this reaches to 16384 wide): 4120 +1.8 to
+  // +8.0 % from 8192 rows (FlashInfer's one block of 515 had been 0.9-7.1 % ahead there), 4280 +2.0 to +4.3 % and 4400
+  // +0.2 to +1.8 % from 16384, 6216 +0.6 to +1.1 % from 32768; blocks of 115-127 (4600, 5000, 6888, 8424-15000) within
+  // +-0.6 % from 8192, as the 5.5+ KB they move predicts; 1000-4000 rows (the short grids the bound keeps out) -4.5 to
+  // +4.1 %, most -0.2 to -2 %. GELU (erf, issue-bound: FlashInfer's launch 12-28 % behind ours to 32768 rows) lost
+  // 6-14 % to 4 blocks of 129 at 4120 x 1000-32768 (+1 to +3 % at 65536; NVIDIA_H200_lib_ab_act_wide_split_s67.txt), so
+  // not GELU.
   bool exact_split = false, wide_split = false;
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
