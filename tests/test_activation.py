@@ -342,13 +342,17 @@ def test_heavy_vec_per_examples():
 # vectors a thread) with torch's profiler; rows on both sides of each bound; outputs and guards checked for every op.
 import re
 
+def _act_launches(call):
+    "Names of the gated kernels `call()` launched (ActAndMul*), and call's result."
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        r = call(); torch.cuda.synchronize()
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and 'ActAndMul' in e.name], r
+
 def _act_template_ran(call):
     """The template arguments after the functor of the gated kernel `call()` launched (kVec, kPer, kExact, kPacked,
     kBound, kSlabs; bools as 0 / 1), read off its name with torch's profiler, and call's result. One launch, or several
     of one kernel (16-bit GELU past 65535 rows: one a slab, test_act_heavy_rows_in_slab_launches)."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        r = call(); torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    names, r = _act_launches(call)
     hits = [h for n in names if (h := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', n))]
     assert hits and len({h[1] for h in hits}) == 1, names
     word = {'true': 1, 'false': 0}
@@ -483,12 +487,6 @@ def test_act_wide_split_long_grids(dtype):
 # (4100: 4 elements; 4099: single, the shifted kernel), SiLU, GELU-tanh and fp32 keep one launch. Counted with torch's
 # profiler: one-block rows (1536), an exact split (4120: 5 x 103), two blocks (4096: 512 vectors); rows that split
 # evenly (131070) and not (65537, 196606); outputs between poisoned guards, strided input.
-def _act_launches(call):
-    "Names of the gated kernels `call()` launched (ActAndMul*), and call's result."
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        r = call(); torch.cuda.synchronize()
-    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and 'ActAndMul' in e.name], r
-
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 def test_act_heavy_rows_in_slab_launches(dtype):
