@@ -348,15 +348,21 @@ def _act_launches(call):
         r = call(); torch.cuda.synchronize()
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and 'ActAndMul' in e.name], r
 
+def _act_template_args(name):
+    """The template arguments after the functor in a gated kernel's name (kVec, kPer, kExact, kPacked, kBound, kSlabs;
+    bools as 0 / 1, printed as true / false or (bool)1 / (bool)0), or None for another kernel (the shifted one)."""
+    h = re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ((?:[^<>()]|\(bool\))*)>', name)
+    word = {'true': 1, 'false': 0}
+    return h and tuple(word[a] if a in word else int(a.replace('(bool)', '')) for a in h[1].split(', '))
+
 def _act_template_ran(call):
     """The template arguments after the functor of the gated kernel `call()` launched (kVec, kPer, kExact, kPacked,
     kBound, kSlabs; bools as 0 / 1), read off its name with torch's profiler, and call's result. One launch, or several
     of one kernel (16-bit GELU past 65535 rows: one a slab, test_act_heavy_rows_in_slab_launches)."""
     names, r = _act_launches(call)
-    hits = [h for n in names if (h := re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', n))]
-    assert hits and len({h[1] for h in hits}) == 1, names
-    word = {'true': 1, 'false': 0}
-    return tuple(word[a] if a in word else int(a.replace('(bool)', '')) for a in hits[0][1].split(', ')), r
+    hits = [a for n in names if (a := _act_template_args(n))]
+    assert hits and len(set(hits)) == 1, names
+    return hits[0], r
 
 def _act_vec_per_ran(call):
     "(kVec, kPer) of the one gated kernel `call()` launched, and call's result."
@@ -437,6 +443,10 @@ def test_act_light_quads(d, dtype):
 # past 65535 rows on a 1-D grid (the kernel's kSlabs); rows of 513+ vectors: test_act_wide_split_long_grids. The
 # launch is read off the kernel's template arguments (_act_template_ran: kVec, kPer, kExact, kPacked, kBound, kSlabs);
 # outputs and guards checked for every op, strided input.
+def _gelu_slab_launches(name, dtype, d):
+    "Does op `name` make one launch a slab of 65535 rows past them (16-bit GELU at the widest vector: session 67)?"
+    return name == 'gelu' and dtype != torch.float32 and d % 8 == 0
+
 SPLIT_ROWS = {2088: 512, 2376: 512, 2104: 512, 2056: 512, 2712: 256, 3000: 256}   # d (16-bit) -> kBound
 
 @pytest.mark.cuda
@@ -452,7 +462,7 @@ def test_act_split_rows_past_decode(dtype):
             for name, (fn, act) in OPS.items():
                 got, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 16 // dtype.itemsize))
                 assert guards, (name, d, rows, 'wrote outside its rows')
-                slabs = rows > 65535 and not (name == 'gelu' and dtype != torch.float32)   # GELU: one launch a slab
+                slabs = rows > 65535 and not _gelu_slab_launches(name, dtype, d)   # grid.z slabs (kSlabs)
                 want = (16 // dtype.itemsize, 1, 1, 0, bound, int(slabs))
                 assert got == want, (name, d, rows, got, want)
 
@@ -464,6 +474,10 @@ def test_act_split_rows_past_decode(dtype):
 # Rows on both sides of the grid bound and past 65535 (grid.z); outputs and guards checked for every op, strided input.
 WIDE_SPLITS = {4120: 5, 4280: 5, 4400: 5, 6216: 7, 4600: 5}   # d (16-bit) -> blocks of the exact split
 
+def _wide_split_edge(blocks, sms):
+    "The fewest rows whose exact split of `blocks` blocks a row holds 256 blocks an SM (the test's and the memcheck's)."
+    return -(-256 * sms // blocks)
+
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16, torch.float32])
 def test_act_wide_split_long_grids(dtype):
@@ -471,13 +485,13 @@ def test_act_wide_split_long_grids(dtype):
     vec = 16 // dtype.itemsize
     for d16, blocks in WIDE_SPLITS.items():
         d = d16 // 2 if dtype == torch.float32 else d16
-        edge = -(-256 * sms // blocks)   # the fewest rows whose exact split's grid holds 256 blocks an SM
+        edge = _wide_split_edge(blocks, sms)
         for rows in (3 * sms, edge - 1, edge, 65537):
             for name, (fn, act) in OPS.items():
                 got, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, vec))
                 assert guards, (name, d, rows, 'wrote outside its rows')
                 wide = dtype != torch.float32 and name != 'gelu' and d16 // 8 // blocks < 112 and rows >= edge
-                slabs = rows > 65535 and not (name == 'gelu' and dtype != torch.float32)   # GELU: one launch a slab
+                slabs = rows > 65535 and not _gelu_slab_launches(name, dtype, d)   # grid.z slabs (kSlabs)
                 want = (vec, 1, 0, 0, 256, 0) if wide else (vec, 1, 1, 0, 256, int(slabs))
                 assert got == want, (name, d, rows, got, want)
 
@@ -494,12 +508,11 @@ def test_act_heavy_rows_in_slab_launches(dtype):
         for name, (fn, act) in OPS.items():
             launches, guards = _act_launches(lambda: _act_in_guards(fn, act, rows, d, dtype, 8))
             assert guards, (name, d, rows, 'wrote outside its rows')
-            heavy = name == 'gelu' and dtype != torch.float32 and d % 8 == 0
+            heavy = _gelu_slab_launches(name, dtype, d)
             assert len(launches) == (-(-rows // 65535) if heavy else 1), (name, d, rows, launches)
             assert len(set(launches)) == 1, (name, d, rows, launches)   # every slab under one rule
-            if heavy and 'Shifted' not in launches[0]:   # kSlabs (the last template argument) off
-                args = re.search(r'ActAndMulKernel<[^,<>()]+, [^,<>()]+, ([^<>()]*)>', launches[0])[1].split(', ')
-                assert args[-1] in ('false', '(bool)0'), launches[0]
+            if heavy:   # the widest vector, so ActAndMulKernel: kSlabs (its last template argument) off
+                assert (args := _act_template_args(launches[0])) and args[-1] == 0, launches[0]
 
 
 def test_act_and_mul_rejects_cpu_input():

@@ -20,7 +20,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.test_activation import (HEAVY_WIDTHS, LIGHT_QUAD_WIDTHS, SPLIT_ROWS, WIDE_SPLITS, OPS, _heavy_rows,
-                                   _light_quads_rows)
+                                   _light_quads_rows, _wide_split_edge)
 
 ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('--dtype', default='bfloat16', choices=['bfloat16', 'float16'])
@@ -47,6 +47,6 @@ n = sum(check(d, rows, ('gelu',)) for d in HEAVY_WIDTHS for rows in _heavy_rows(
 n += sum(check(d, rows, ('silu', 'gelu_tanh')) for d in LIGHT_QUAD_WIDTHS for rows in _light_quads_rows(d, sms))
 n += sum(check(d, rows, tuple(OPS)) for d in SPLIT_ROWS for rows in (3 * sms, 65537))
 n += sum(check(d, rows, ('silu', 'gelu_tanh')) for d, blocks in WIDE_SPLITS.items()
-         for rows in (-(-256 * sms // blocks), 65537))
+         for rows in (_wide_split_edge(blocks, sms), 65537))
 torch.cuda.synchronize()
 print(n, 'shapes checked')

@@ -465,19 +465,18 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // +4.1 %, most -0.2 to -2 %. GELU (erf, issue-bound: FlashInfer's launch 12-28 % behind ours to 32768 rows) lost
   // 6-14 % to 4 blocks of 129 at 4120 x 1000-32768 (+1 to +3 % at 65536; NVIDIA_H200_lib_ab_act_wide_split_s67.txt), so
   // not GELU.
-  bool exact_split = false, wide_split = false;
+  bool split = false;  // a split chosen here: exact, or (session 67) widened
   if (hint == 0 && per == 1 && !narrow_latency && blocks > 1 && blocks * even_threads(work, blocks) != work) {
     const int64_t least = decode || work > 2 * kThreads ? 64 : kMinSplitThreads;
     for (int64_t b = blocks; b <= 2 * blocks && work / b >= least; ++b)
       if (work % b == 0) {
-        blocks = b, threads = static_cast<int>(work / b), exact_split = true;
+        blocks = b, threads = static_cast<int>(work / b), split = true;
         break;
       }
-    if (!exact_split && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), exact_split = true;
-    if (exact_split && sizeof(T) == 2 && !kHeavy && !decode && sms > 0 && work > 2 * kThreads &&
+    if (!split && work <= 2 * kThreads) blocks = 1, threads = static_cast<int>(work), split = true;
+    if (split && sizeof(T) == 2 && !kHeavy && !decode && sms > 0 && work > 2 * kThreads &&
         threads < kWideSplitThreads && rows * blocks >= kWideSplitFromBlocks * static_cast<int64_t>(sms)) {
       blocks = work / kWideSplitThreads, threads = static_cast<int>(ceil_div(work, blocks));
-      exact_split = false, wide_split = true;
     }
   }
   // A last block with under 1/8 of a block's work is folded into the others (a second pass of a few threads) where
@@ -488,7 +487,7 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
   // (283 threads of work) +4.1 to +4.5 % at 1000-4000 rows, +1.6 % at 16384; 2056 +0 to +0.9 %; rows of 3-8 blocks
   // (4104-14340) within +-1 % of folding them as before, bar one -1.9 % (4000 x 4104 bf16; fp16 -0.6 %) (H200, lib_ab,
   // silu, both dtypes, NVIDIA_H200_lib_ab_fold_s40.txt).
-  if (exact_split || wide_split) {
+  if (split) {
     // the splits above
   } else if (hint == 0 && !decode && !narrow_latency && blocks > 2 && work - (blocks - 1) * threads < threads / 8) {
     --blocks;
