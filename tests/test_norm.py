@@ -874,6 +874,41 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
             assert _weight_ran(names) == (1 if early else 0), (rows, d, oo, names)
 
 
+# issue 19, session 68: rows of single elements (16-bit odd widths to 1024, or views an element off) in the short-row
+# kernel (one block a row, one or two elements a thread) read the weight early up to one block an SM, late past it.
+# Widths of both ops outside their packed groups (rmsnorm's reach 128 wide, the fused op's 256), one and two elements a
+# thread; rows on both sides of the SM count; the profiler reads the weight and the group (0: one block a row) off the
+# kernel's name; outputs (and the fused op's residual) between poisoned guards; the Gemma bias on the same kernels.
+def _block_weight_ran(names):
+    "(kGroup, kWeight) of the RMSNormKernel in `names` (None if none ran)."
+    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
+    hits = [(int(m.group(3)), int(m.group(4))) for m in hits if m]
+    assert len(hits) <= 1, names
+    return hits[0] if hits else None
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('fused, d, o', [(False, 161, 0), (False, 225, 0), (False, 512, 1), (False, 1023, 0),
+                                         (True, 257, 0), (True, 625, 0), (True, 768, 1), (True, 1023, 0)])
+def test_norm_single_elements_early_weight_at_decode(fused, d, o, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    w = torch.randn(d, device='cuda', dtype=dtype)
+    for rows in (1, sms, sms + 1, 2 * sms):
+        x = torch.randn(rows, d, device='cuda', dtype=dtype)
+        if fused:
+            r = torch.randn_like(x)
+            names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8, o))
+        else:
+            names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 8, o))
+        assert _block_weight_ran(names) == (0, 1 if rows <= sms else 0), (fused, rows, d, o, names)
+    rows = sms                                  # the Gemma bias on the early kernel
+    x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 8)
+    names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, 1:1 + d]))   # out an element off: singles
+    assert _block_weight_ran(names) == (0, 1), ('gemma', rows, d, names)
+    assert_close_rel(gb[:rows, 1:1 + d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
+    assert _untouched(gb, rows, d, 1), ('gemma', rows, d)
+
+
 # issue 19, session 57: rmsnorm's pieces kernel takes 2 or 4 chunks a thread by waves too (it had 4 everywhere): 2 up to
 # 8192 wide, 4 where the rows fit one wave at 4 but not at 2 (no blocks over past the 2-chunk wave, wave / 160 past the
 # 4-chunk one), or are wider than 4096 past 2 waves at 4. The expectation as in the fused op's test above: the rows'

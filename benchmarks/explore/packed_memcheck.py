@@ -15,7 +15,9 @@ every class on both sides of 15, 18 and 48 x the SMs, odd row counts (the last b
 last row and stores nothing), views 1, 2 and 4 elements in; session 62: 2 and 3 chunks a lane (1025-1031, 1032-1543
 wide), the 3-chunk kernel capped in (24, 32] x the SMs, odd rows to 1031 past 15 x, 2- and 4-element rows past
 9-10 x, the peeled rule's 10 x bound; session 63: 4-chunk rows (1544-2048) in (24, 32] x one warp a row at 8 chunks, the
-bands' starts; session 64: 3-chunk rows there one warp a row too (no capped kernel), odd rows of 1152-2047 in (21, 32] x. Prints `pairs|singles|warprows|twowarp N shapes checked`.
+bands' starts; session 64: 3-chunk rows there one warp a row too (no capped kernel), odd rows of 1152-2047 in (21, 32] x;
+session 68: singles at the SM count and one past too (the short-row kernel's early weight reaches the SM count) and 625
+and 1023 wide (two elements a thread). Prints `pairs|singles|warprows|twowarp N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -48,8 +50,8 @@ elif a.which == 'twowarp':
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
     view_rows = rows_list
 else:
-    rows_list = sorted({1, 3, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
-    widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513)
+    rows_list = sorted({1, 3, sms, sms + 1, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
+    widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513, 625, 1023)
     views = ((64, 1), (256, 1), (448, 1), (512, 1))
 n = 0
 for d in widths:

@@ -529,8 +529,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   //   or an unaligned view, and such short rows (d <= 128 vectors) are rare enough to take the block path;
   // - the weight early or batched only with vectors of 2 or more elements and under 64 elements a thread (at 64
   //   the row alone holds 32 registers, the fused kernel's 64, and a held weight would spill): single elements
-  //   and rows past 16384 (16-bit) keep the weight late. Widths that are a multiple of 2 or 4 elements keep
-  //   every decode choice up to 16384.
+  //   (early at 1-2 a thread, 16-bit, since session 68) and rows past 16384 (16-bit) keep the weight late. Widths
+  //   that are a multiple of 2 or 4 elements keep every decode choice up to 16384.
   constexpr bool kWidest = kVec == 16 / static_cast<int>(sizeof(T));
   // 16-bit rows of 33-128 vectors at the widest vector that take the block-mode choice for a wave (one vector a thread,
   // the weight early) instead of packed groups (below)
@@ -676,9 +676,18 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // -> 17.99 us, FlashInfer 19.70), 1.08-1.16x FlashInfer; at 400-528 rows -5.4 to +1 %, so not there.
   const bool early_wide = !kFused && sizeof(T) == 2 && kVec == 4 && vpt == 8 && nvec > 6 * kMaxBlock && past &&
                           p.rows > 4 * sm64 && p.rows <= 6 * sm64;
+  // Session 68: single elements (16-bit odd rows to 1024 wide, one or two a thread in a block as wide as the row: the
+  // short-row kernel, short_singles) read the weight early too, up to one block an SM. The early kernels had been
+  // instantiated for vectors of 2+ elements only, so these rows read it after the reduction: an L2 round trip more on
+  // a decode block's chain (the first blocks' prefetch had brought the weight into L2), as FlashInfer's kernel does.
+  // H200, lib_ab, both ops and dtypes, 4 buffer sets, FlashInfer as a third tree, outputs identical
+  // (NVIDIA_H200_lib_ab_norm_odd_early_s68.txt, 1-1000 rows x 161-1023): at 1-132 rows rmsnorm -0.2 to +11.7 %, the
+  // fused op's 257-1023 (its narrower odd rows are packed) +0.3 to +13.8 % (FlashInfer's time over ours there 0.99-1.11x
+  // before, 1.03-1.20x after); at 200 rows -2.1 to +3.0 %, at 264-1000 -2.6 to +1.6 %: so up to the SM count.
+  const bool singles_early = kVec == 1 && sizeof(T) == 2 && vpt <= 2 && p.rows <= sm64;
   const bool early = mid || wide_shared || early_wide ||
-                     (latency && (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4) ||
-                                  early_narrow));
+                     (latency && (kVec > 1 || singles_early) &&
+                      (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4) || early_narrow));
   // The fused kernel's residual store: right after the add (during the reduction, off the chain) while a block has an
   // SM nearly to itself, with the output once about 1.5 blocks or more share each SM: then a block's stores no longer
   // interleave with the loads of the blocks beside it. H100, CUDA events, L2 flushed, both in one process
@@ -751,7 +760,7 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
-    if constexpr (kVec > 1 && kV * kVec < 64) {
+    if constexpr ((kVec > 1 || (sizeof(T) == 2 && kV <= 2)) && kV * kVec < 64) {  // single elements: session 68
       if (weight == kEarly) {
         if constexpr (kWidest && kV <= 2) {
           if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, kExact>(p, block, stream);
