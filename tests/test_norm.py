@@ -875,10 +875,11 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
 
 
 # issue 19, session 68: rows of single elements (16-bit odd widths to 1024, or views an element off) in the short-row
-# kernel (one block a row, one or two elements a thread) read the weight early up to one block an SM, late past it.
-# Widths of both ops outside their packed groups (rmsnorm's reach 128 wide, the fused op's 256), one and two elements a
-# thread; rows on both sides of the SM count; the profiler reads the weight and the group (0: one block a row) off the
-# kernel's name; outputs (and the fused op's residual) between poisoned guards; the Gemma bias on the same kernels.
+# kernel (one block a row, one or two elements a thread) read the weight early up to one block an SM, and blocks of up to
+# 320 threads up to 1.5 x the SMs; late past that. Widths of both ops outside their packed groups (rmsnorm's reach 128
+# wide, the fused op's 256), one and two elements a thread, blocks on both sides of 320 threads; rows on both sides of
+# each bound; the profiler reads the weight and the group (0: one block a row) off the kernel's name; outputs (and the
+# fused op's residual) between poisoned guards; the Gemma bias on the same kernels.
 def _block_weight_ran(names):
     "(kGroup, kWeight) of the RMSNormKernel in `names` (None if none ran)."
     hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
@@ -893,14 +894,17 @@ def _block_weight_ran(names):
 def test_norm_single_elements_early_weight_at_decode(fused, d, o, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     w = torch.randn(d, device='cuda', dtype=dtype)
-    for rows in (1, sms, sms + 1, 2 * sms):
+    threads = -(-d // (1 if d <= 512 else 2))   # one element a thread to 512 wide, two past
+    block = -(-threads // 32) * 32              # whole warps
+    for rows in (1, sms, sms + 1, 3 * sms // 2, 3 * sms // 2 + 1, 2 * sms):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         if fused:
             r = torch.randn_like(x)
             names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8, o))
         else:
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 8, o))
-        assert _block_weight_ran(names) == (0, 1 if rows <= sms else 0), (fused, rows, d, o, names)
+        early = rows <= sms or (block <= 320 and 2 * rows <= 3 * sms)
+        assert _block_weight_ran(names) == (0, 1 if early else 0), (fused, rows, d, o, block, names)
     rows = sms                                  # the Gemma bias on the early kernel
     x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 8)
     names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, 1:1 + d]))   # out an element off: singles

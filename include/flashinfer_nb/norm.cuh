@@ -677,14 +677,18 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const bool early_wide = !kFused && sizeof(T) == 2 && kVec == 4 && vpt == 8 && nvec > 6 * kMaxBlock && past &&
                           p.rows > 4 * sm64 && p.rows <= 6 * sm64;
   // Session 68: single elements (16-bit odd rows to 1024 wide, one or two a thread in a block as wide as the row: the
-  // short-row kernel, short_singles) read the weight early too, up to one block an SM. The early kernels had been
-  // instantiated for vectors of 2+ elements only, so these rows read it after the reduction: an L2 round trip more on
-  // a decode block's chain (the first blocks' prefetch had brought the weight into L2), as FlashInfer's kernel does.
-  // H200, lib_ab, both ops and dtypes, 4 buffer sets, FlashInfer as a third tree, outputs identical
-  // (NVIDIA_H200_lib_ab_norm_odd_early_s68.txt, 1-1000 rows x 161-1023): at 1-132 rows rmsnorm -0.2 to +11.7 %, the
-  // fused op's 257-1023 (its narrower odd rows are packed) +0.3 to +13.8 % (FlashInfer's time over ours there 0.99-1.11x
-  // before, 1.03-1.20x after); at 200 rows -2.1 to +3.0 %, at 264-1000 -2.6 to +1.6 %: so up to the SM count.
-  const bool singles_early = kVec == 1 && sizeof(T) == 2 && vpt <= 2 && p.rows <= sm64;
+  // short-row kernel, short_singles) read the weight early too, up to one block an SM, and for blocks of up to 320
+  // threads to 1.5 x the SMs. The early kernels had been instantiated for vectors of 2+ elements only, so these rows read
+  // it after the reduction: an L2 round trip more on a decode block's chain (the first blocks' prefetch had brought the
+  // weight into L2), as FlashInfer's kernel does. H200, lib_ab, both ops and dtypes, 4 buffer sets, FlashInfer as a third
+  // tree, outputs identical (NVIDIA_H200_lib_ab_norm_odd_early_s68.txt, 1-1000 rows x 161-1023): at 1-132 rows rmsnorm
+  // -0.2 to +11.7 %, the fused op's 257-1023 (its narrower odd rows are packed) +0.3 to +13.8 % (FlashInfer's time over
+  // ours there 0.99-1.11x before, 1.03-1.20x after); at 264-1000 rows -2.6 to +1.6 %. Between, two passes
+  // (..._past_sms_s68.txt, 133-264 rows): blocks of 192-320 threads (161-257, 513-640 wide) -0.4 to +4.2 % to 200
+  // rows (-2.5 to +2.9 % at 230); blocks of 416-512 (385-511, 769-1023) -0.3 to +3.9 % at 133 rows, -3.1 to +2.9 %
+  // from 150.
+  const bool singles_early = kVec == 1 && sizeof(T) == 2 && vpt <= 2 &&
+                             (p.rows <= sm64 || (block <= 320 && 2 * p.rows <= 3 * sm64));
   const bool early = mid || wide_shared || early_wide ||
                      (latency && (kVec > 1 || singles_early) &&
                       (!kFused || vpt <= 2 || p.rows <= sms || (sizeof(T) == 2 && vpt == 4) || early_narrow));
