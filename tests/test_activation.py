@@ -515,6 +515,38 @@ def test_act_heavy_rows_in_slab_launches(dtype):
                 assert (args := _act_template_args(launches[0])) and args[-1] == 0, launches[0]
 
 
+# issue 19, session 68: 16-bit rows that share blocks past decode (16-byte rows of up to 64 vectors: a quarter block or
+# less) keep at least kSharedMinSmBlocks (2) blocks an SM: the rows a block (256 / the row's threads) are halved until
+# the grid holds 2 x the SMs blocks, down to one block a row (then the exact kernel, FlashInfer's launch). Rows on both
+# sides of the last halving (4 x the SMs - 1: two rows a block), and past it; kPacked and kExact read off the kernel's
+# name for every op; outputs between poisoned guards.
+def _shared_rows_per_block(d, rows, sms):
+    "Rows a block of the launcher's shared-rows launch for a 16-bit row of d (a multiple of 8, d / 8 <= 64) past decode."
+    rpb = 256 // _row_threads(d // 8)
+    while rpb > 1 and -(-rows // rpb) < 2 * sms: rpb //= 2
+    return rpb
+
+@pytest.mark.cuda
+def test_shared_rows_per_block_examples():
+    # worked by hand, 132 SMs: 96 wide = 12 vectors -> 16 threads, 16 rows a block; 435 rows: 28, 55, 109, 218 blocks
+    # at 16, 8, 4, 2 rows a block, all under 264 -> one a row; 527 rows: 264 of 2; 1053: 264 of 4; 4224: 264 of 16; 512:
+    # 64 threads, 4 rows a block at most
+    assert [_shared_rows_per_block(96, r, 132) for r in (435, 526, 527, 1052, 1053, 4224)] == [1, 1, 2, 2, 4, 16]
+    assert [_shared_rows_per_block(512, r, 132) for r in (527, 1056, 100000)] == [2, 4, 4]
+
+@pytest.mark.cuda
+@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize('d', [64, 96, 200, 512])
+def test_act_shared_rows_keep_blocks(d, dtype):
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for rows in (2 * sms + 1, 4 * sms - 2, 4 * sms - 1, 4099):
+        packed = _shared_rows_per_block(d, rows, sms) > 1
+        for name, (fn, act) in OPS.items():
+            args, guards = _act_template_ran(lambda: _act_in_guards(fn, act, rows, d, dtype, 8, 0, 8))
+            assert guards, (name, d, rows, 'wrote outside its rows')
+            assert (args[0], args[2], args[3]) == (8, int(not packed), int(packed)), (name, d, rows, args)
+
+
 def test_act_and_mul_rejects_cpu_input():
     for fn, _ in OPS.values():
         with pytest.raises(ValueError, match='CUDA'): fn(torch.ones(2, 8))

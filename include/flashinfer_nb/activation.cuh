@@ -61,6 +61,7 @@ constexpr int kMinSplitThreads = 104;
 // row of 513+ vectors at a light activation (session 67, dispatch)
 constexpr int kWideSplitThreads = 112, kWideSplitFromBlocks = 256;
 constexpr int kSharedRowMaxWork = 80, kSharedRowFromSms = 48;  // wider rows that share a block (session 58, dispatch)
+constexpr int kSharedMinSmBlocks = 2;  // the fewest blocks an SM a grid of rows that share blocks keeps (session 68)
 // one vector a thread's 4-element rows (sessions 64 and 66, dispatch): warps an SM the grid may hold; rows of 6-8 warps
 // (161-256 vectors) whose last warp has 16+ busy lanes (kFullMidQuadsWarps), other 6-8 warp rows, the rest
 constexpr int kLightQuadsMinVecs = 145, kLightQuadsWarps = 144, kMidQuadsWarps = 256, kFullMidQuadsWarps = 384;
@@ -523,6 +524,16 @@ cudaError_t ActAndMulLauncher(const T* in, int64_t in_stride, T* out, int64_t ou
       (4 * threads <= kThreads || wider_shared)) {
     threads = static_cast<int>(shared_row_threads(work));  // = the warp-rounded count past 32 (<= 96 here)
     rows_per_block = kThreads / threads;
+    // Session 68: but no fewer blocks than kSharedMinSmBlocks an SM: just past decode 16 rows a block left most SMs
+    // idle (435 x 96: 28 blocks on 132 SMs; GELU-tanh bf16 0.975x FlashInfer's time, H200 draw seed 113), each
+    // thread's math after its loads on a few SMs' issue slots. Halved until the grid holds that many (one block a row
+    // at the least). H200, lib_ab, 4 buffer sets, outputs identical (NVIDIA_H200_lib_ab_act_packed_small_grids_s68.txt,
+    // 265-4096 rows x 64-512 wide, every op, both dtypes): 2 an SM at 265-435 rows SiLU -1.3 to +2.3 % (mean +0.9),
+    // GELU-tanh -0.8 to +2.5 (+1.2), GELU +0.7 to +4.0 (+2.2); from 600 rows -1.6 to +1.7 (mean 0.0); 4 an SM lost up
+    // to 12.7 % at 1000-2048 rows.
+    while (rows_per_block > 1 &&
+           ceil_div(rows, static_cast<int64_t>(rows_per_block)) < kSharedMinSmBlocks * static_cast<int64_t>(sms))
+      rows_per_block /= 2;
   }
   // A row of one block that no rows share gets exactly its work's threads (FlashInfer's block is d / vec too), so the
   // block covers it exactly and the kernel without the index tests runs. At decode: 64-192 and 320 wide (8-40 threads),
