@@ -850,12 +850,17 @@ def test_fused_pieces_waves(d, dtype):
 # on each side of both bounds, widths on each side of 12288; out at the input's offset (past 6 x the SMs: the pieces
 # kernel) and 4 elements off it (the vector kernel, the late weight again); the profiler reads the weight off the
 # kernel's name, the output lands between poisoned guards.
-def _weight_ran(names):
-    "The weight mode (kWeight: 0 late, 1 early, 2 batched) of the RMSNormKernel in `names`, None if none ran."
+def _group_weight_ran(names):
+    "(kGroup, kWeight) of the RMSNormKernel in `names` (kGroup 0: a block a row), None if none ran."
     hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
-    hits = [int(m.group(4)) for m in hits if m]
+    hits = [(int(m.group(3)), int(m.group(4))) for m in hits if m]
     assert len(hits) <= 1, names
     return hits[0] if hits else None
+
+def _weight_ran(names):
+    "The weight mode (kWeight: 0 late, 1 early, 2 batched) of the RMSNormKernel in `names`, None if none ran."
+    ran = _group_weight_ran(names)
+    return ran and ran[1]
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -880,13 +885,6 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
 # wide, the fused op's 256), one and two elements a thread, blocks on both sides of 320 threads; rows on both sides of
 # each bound; the profiler reads the weight and the group (0: one block a row) off the kernel's name; outputs (and the
 # fused op's residual) between poisoned guards; the Gemma bias on the same kernels.
-def _block_weight_ran(names):
-    "(kGroup, kWeight) of the RMSNormKernel in `names` (None if none ran)."
-    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
-    hits = [(int(m.group(3)), int(m.group(4))) for m in hits if m]
-    assert len(hits) <= 1, names
-    return hits[0] if hits else None
-
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('fused, d, o', [(False, 161, 0), (False, 225, 0), (False, 512, 1), (False, 1023, 0),
@@ -904,11 +902,11 @@ def test_norm_single_elements_early_weight_at_decode(fused, d, o, dtype):
         else:
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 8, o))
         early = rows <= sms or (block <= 320 and 2 * rows <= 3 * sms)
-        assert _block_weight_ran(names) == (0, 1 if early else 0), (fused, rows, d, o, block, names)
+        assert _group_weight_ran(names) == (0, 1 if early else 0), (fused, rows, d, o, block, names)
     rows = sms                                  # the Gemma bias on the early kernel
     x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 8)
     names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, 1:1 + d]))   # out an element off: singles
-    assert _block_weight_ran(names) == (0, 1), ('gemma', rows, d, names)
+    assert _group_weight_ran(names) == (0, 1), ('gemma', rows, d, names)
     assert_close_rel(gb[:rows, 1:1 + d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
     assert _untouched(gb, rows, d, 1), ('gemma', rows, d)
 
