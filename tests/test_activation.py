@@ -526,7 +526,6 @@ def _shared_rows_per_block(d, rows, sms):
     while rpb > 1 and -(-rows // rpb) < 2 * sms: rpb //= 2
     return rpb
 
-@pytest.mark.cuda
 def test_shared_rows_per_block_examples():
     # worked by hand, 132 SMs: 96 wide = 12 vectors -> 16 threads, 16 rows a block; 435 rows: 28, 55, 109, 218 blocks
     # at 16, 8, 4, 2 rows a block, all under 264 -> one a row; 527 rows: 264 of 2; 1053: 264 of 4; 4224: 264 of 16; 512:
@@ -534,6 +533,10 @@ def test_shared_rows_per_block_examples():
     assert [_shared_rows_per_block(96, r, 132) for r in (435, 526, 527, 1052, 1053, 4224)] == [1, 1, 2, 2, 4, 16]
     assert [_shared_rows_per_block(512, r, 132) for r in (527, 1056, 100000)] == [2, 4, 4]
 
+
+
+# the launch itself (the mirror above): kPacked and kExact off the kernel's name for every op, outputs between
+# poisoned guards
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize('d', [64, 96, 200, 512])
