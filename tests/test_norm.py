@@ -850,17 +850,17 @@ def test_fused_pieces_waves(d, dtype):
 # on each side of both bounds, widths on each side of 12288; out at the input's offset (past 6 x the SMs: the pieces
 # kernel) and 4 elements off it (the vector kernel, the late weight again); the profiler reads the weight off the
 # kernel's name, the output lands between poisoned guards.
-def _group_weight_ran(names):
-    "(kGroup, kWeight) of the RMSNormKernel in `names` (kGroup 0: a block a row), None if none ran."
+def _norm_kernel_ran(names):
+    "(kVPT, kGroup, kWeight) of the RMSNormKernel in `names` (kGroup 0: a block a row), None if none ran."
     hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
-    hits = [(int(m.group(3)), int(m.group(4))) for m in hits if m]
+    hits = [(int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in hits if m]
     assert len(hits) <= 1, names
     return hits[0] if hits else None
 
 def _weight_ran(names):
     "The weight mode (kWeight: 0 late, 1 early, 2 batched) of the RMSNormKernel in `names`, None if none ran."
-    ran = _group_weight_ran(names)
-    return ran and ran[1]
+    ran = _norm_kernel_ran(names)
+    return ran and ran[2]
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -885,15 +885,19 @@ def test_rmsnorm_wide_quad_rows_early_weight(d, dtype):
 # wide, the fused op's 256), one and two elements a thread, blocks on both sides of 320 threads; rows on both sides of
 # each bound; the profiler reads the weight and the group (0: one block a row) off the kernel's name; outputs (and the
 # fused op's residual) between poisoned guards; the Gemma bias on the same kernels.
+# Session 69: two a thread in blocks of more than 320 threads (641-1024 wide) take four a thread and the batched weight
+# past the SM count (blocks of 161-256); the kernel's name gives the elements a thread too. 641 and 640 an element off
+# are the two sides of 320 threads at two a thread.
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('fused, d, o', [(False, 161, 0), (False, 225, 0), (False, 512, 1), (False, 1023, 0),
-                                         (True, 257, 0), (True, 625, 0), (True, 768, 1), (True, 1023, 0)])
+@pytest.mark.parametrize('fused, d, o', [(False, 161, 0), (False, 225, 0), (False, 512, 1), (False, 641, 0),
+                                         (False, 1023, 0), (True, 257, 0), (True, 625, 0), (True, 640, 1),
+                                         (True, 768, 1), (True, 1023, 0)])
 def test_norm_single_elements_early_weight_at_decode(fused, d, o, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     w = torch.randn(d, device='cuda', dtype=dtype)
-    threads = -(-d // (1 if d <= 512 else 2))   # one element a thread to 512 wide, two past
-    block = -(-threads // 32) * 32              # whole warps
+    vpt = 1 if d <= 512 else 2                  # one element a thread to 512 wide, two past
+    block = -(-d // vpt // 32) * 32             # whole warps
     for rows in (1, sms, sms + 1, 3 * sms // 2, 3 * sms // 2 + 1, 2 * sms):
         x = torch.randn(rows, d, device='cuda', dtype=dtype)
         if fused:
@@ -902,11 +906,13 @@ def test_norm_single_elements_early_weight_at_decode(fused, d, o, dtype):
         else:
             names = _cuda_kernels(lambda: _check_rms_in_guards(w, x, 8, o))
         early = rows <= sms or (block <= 320 and 2 * rows <= 3 * sms)
-        assert _group_weight_ran(names) == (0, 1 if early else 0), (fused, rows, d, o, block, names)
+        four = vpt == 2 and block > 320 and rows > sms
+        expect = (4, 0, 2) if four else (vpt, 0, 1 if early else 0)
+        assert _norm_kernel_ran(names) == expect, (fused, rows, d, o, block, names)
     rows = sms                                  # the Gemma bias on the early kernel
     x, gb = torch.randn(rows, d, device='cuda', dtype=dtype), _guarded(rows, d, dtype, 8)
     names = _cuda_kernels(lambda: gemma_rmsnorm(x, w, 1e-6, out=gb[:rows, 1:1 + d]))   # out an element off: singles
-    assert _group_weight_ran(names) == (0, 1), ('gemma', rows, d, names)
+    assert _norm_kernel_ran(names) == (vpt, 0, 1), ('gemma', rows, d, names)
     assert_close_rel(gb[:rows, 1:1 + d], ref_rmsnorm(x, w, 1e-6, 1.0), dtype)
     assert _untouched(gb, rows, d, 1), ('gemma', rows, d)
 

@@ -17,7 +17,9 @@ wide), the 3-chunk kernel capped in (24, 32] x the SMs, odd rows to 1031 past 15
 9-10 x, the peeled rule's 10 x bound; session 63: 4-chunk rows (1544-2048) in (24, 32] x one warp a row at 8 chunks, the
 bands' starts; session 64: 3-chunk rows there one warp a row too (no capped kernel), odd rows of 1152-2047 in (21, 32] x;
 session 68: singles at the SM count and one past too (the short-row kernel's early weight reaches the SM count) and 625
-and 1023 wide (two elements a thread). Prints `pairs|singles|warprows|twowarp N shapes checked`.
+and 1023 wide (two elements a thread); session 69: 641, 767 and 769 wide and views one element into 640 and 1024 (two
+elements a thread in blocks on both sides of 320 threads: four a thread past the SM count), and 1.5 x the SMs + 1 rows.
+Prints `pairs|singles|warprows|twowarp N shapes checked`.
 """
 import argparse, sys
 from pathlib import Path
@@ -50,9 +52,9 @@ elif a.which == 'twowarp':
     views = ((1032, 1), (1032, 2), (1032, 4), (2048, 2))
     view_rows = rows_list
 else:
-    rows_list = sorted({1, 3, sms, sms + 1, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
-    widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513, 625, 1023)
-    views = ((64, 1), (256, 1), (448, 1), (512, 1))
+    rows_list = sorted({1, 3, sms, sms + 1, 3 * sms // 2 + 1, 20003} | {k * sms + e for k in (2, 4, 8, 64, 96) for e in (0, 1)})
+    widths = (1, 3, 33, 65, 129, 193, 255, 257, 321, 385, 447, 449, 511, 513, 625, 641, 767, 769, 1023)
+    views = ((64, 1), (256, 1), (448, 1), (512, 1), (640, 1), (1024, 1))
 n = 0
 for d in widths:
     w = torch.randn(d, device='cuda', dtype=dt)

@@ -650,6 +650,20 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
                             (four_rows && nvec >= 400 && nvec <= 2 * kMaxBlock && !fills(nvec <= kMaxBlock ? 1 : 2)));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
+  // Session 69: single elements (the short-row kernel, below) at two a thread in blocks of more than 320 threads (16-bit
+  // odd rows of 641-1024, or views an element off), past the SM count at decode: four a thread (blocks of 161-256) and
+  // the batched weight. The session 68 rule leaves them the late weight there (early lost from 150 rows). H200, lib_ab,
+  // 4 buffer sets, three builds of two passes each at 133-264 rows x 641-1023, both ops and dtypes
+  // (NVIDIA_H200_lib_ab_norm_odd_four_rule_s69.txt, ..._odd_halved_s69.txt tree c, ..._odd_four_s69.txt tree b): rmsnorm
+  // bf16 -0.6 to +3.0 % (mean +1.4), fp16 -1.7 to +2.0 (+0.4), the fused op bf16 -1.2 to +3.1 (+0.4), fp16 +1.1 to +5.0
+  // (+3.1); widths that keep their launch (385, 625, 640) +-1.7 %. Not at 1-132 rows (the weight early already; four a
+  // thread with it there -2.7 to +0.9 %), not the early weight at four a thread (-7.1 to +3.3 %,
+  // ..._odd_four_weight_s69.txt), nor the fused op's residual stored late (-2.9 to +0.2 % from 1.5 x the SMs). Rows of
+  // 385-511 (one a thread, blocks of 385-512) keep one: at two a thread -5.8 to +0.7 % (the weight late or early), at
+  // four with the batched weight -6.9 to +0.3 %.
+  const bool singles_four = kVec == 1 && sizeof(T) == 2 && singles && decode && p.rows > sm64 && vpt == 2 &&
+                            block_of(2) > 320;
+  if (singles_four) vpt = 4;
   if (ceil_div(nvec, vpt) > kMaxBlock || vpt * kVec > 64) return cudaErrorInvalidValue;
   const int block = block_of(vpt);
   // Early weight: rmsnorm always at decode (at 1 x 14338 bf16, 16 vectors of 4 bytes per thread: late 7.78 us,
@@ -764,18 +778,22 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   if (weight == kBatched && vpt < 4) weight = kLate;  // not instantiated below 4 vectors per thread
   auto go = [&](auto vpt_c) -> cudaError_t {
     constexpr int kV = decltype(vpt_c)::value;
-    if constexpr ((kVec > 1 || (sizeof(T) == 2 && kV <= 2)) && kV * kVec < 64) {  // single elements: session 68
-      if (weight == kEarly) {
-        if constexpr (kWidest && kV <= 2) {
-          if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, kExact>(p, block, stream);
+    // single elements: early at one or two a thread (session 68), batched at four (session 69)
+    constexpr bool kSingles = kVec == 1 && sizeof(T) == 2;
+    if constexpr ((kVec > 1 || (kSingles && kV <= 4)) && kV * kVec < 64) {
+      if constexpr (kVec > 1 || kV <= 2) {  // no early kernel for single elements at four a thread
+        if (weight == kEarly) {
+          if constexpr (kWidest && kV <= 2) {
+            if (exact && fused_exact_ok) return launch<T, kVec, kV, 0, kFused, kEarly, kExact>(p, block, stream);
+          }
+          if constexpr (kFused && kWidest && sizeof(T) == 2 && kV == 2) {
+            if (shifted) return launch<T, kVec, kV, 0, kFused, kEarly, kTested, true>(p, block, stream);
+          }
+          if constexpr (kLastOk && (kV == 2 || kV == 4)) {
+            if (last_only) return launch<T, kVec, kV, 0, kFused, kEarly, kLast>(p, block, stream);
+          }
+          return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
         }
-        if constexpr (kFused && kWidest && sizeof(T) == 2 && kV == 2) {
-          if (shifted) return launch<T, kVec, kV, 0, kFused, kEarly, kTested, true>(p, block, stream);
-        }
-        if constexpr (kLastOk && (kV == 2 || kV == 4)) {
-          if (last_only) return launch<T, kVec, kV, 0, kFused, kEarly, kLast>(p, block, stream);
-        }
-        return launch<T, kVec, kV, 0, kFused, kEarly>(p, block, stream);
       }
       if constexpr (kV >= 4) {
         if (weight == kBatched) return launch<T, kVec, kV, 0, kFused, kBatched>(p, block, stream);
