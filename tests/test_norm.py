@@ -607,9 +607,10 @@ def test_fused_wide_rows_line_aligned(d, dtype):
 
 # issue 19, session 52: the fused op's decode rows of 400-1024 16-byte vectors that do not fill the rule's block take
 # 4-vector blocks from fewer rows than 1.5 x the SMs: past the SM count at 641-1024 vectors (d 5128-8184), from 1.2 x
-# at 400-511 (d 3200-4088), still from 1.5 x at 512-640 (4104-5120); exact fits (4096) never. On each side of each
-# bound (placed by this GPU's SM count) the profiler reads the vectors a thread off the kernel's name, and the output,
-# the residual and the guards around both are checked.
+# at 400-511 (d 3200-4088), still from 1.5 x at 512-640 (4104-5120); exact fits never until session 69, which gives
+# those of 512-1024 vectors (4096, 6144: a multiple of 512) 4 vectors from 1.5 x (3584, 448 vectors, never). On each side
+# of each bound (placed by this GPU's SM count) the profiler reads the vectors a thread off the kernel's name, and the
+# output, the residual and the guards around both are checked.
 def _vpt_ran(names):
     "The vectors a thread (kVPT) of the RMSNormKernel in `names`."
     hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+),', n) for n in names]
@@ -619,16 +620,17 @@ def _vpt_ran(names):
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('d', [3688, 4104, 7000, 8184, 4096])
+@pytest.mark.parametrize('d', [3688, 4104, 7000, 8184, 4096, 3584, 6144])
 def test_fused_decode_four_vector_rows(d, dtype):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     w, nvec = torch.randn(d, device='cuda', dtype=dtype), d // 8
     at12, at15 = -(-6 * sms // 5), -(-3 * sms // 2)   # the first row counts of 1.2 x and 1.5 x the SMs
-    from_rows = sms + 1 if nvec > 640 else at12 if nvec < 512 else at15
-    for rows in sorted({sms, sms + 1, at12 - 1, at12, at15 - 1, at15}):
+    exact = nvec % (32 if nvec <= 512 else 64) == 0   # fills the rule's block at 1 or 2 vectors a thread
+    from_rows = (at15 if nvec >= 512 else 2 * sms + 1) if exact else sms + 1 if nvec > 640 else at12 if nvec < 512 else at15
+    for rows in sorted({sms, sms + 1, at12 - 1, at12, at15 - 1, at15, 2 * sms}):
         x, r = torch.randn(rows, d, device='cuda', dtype=dtype), torch.randn(rows, d, device='cuda', dtype=dtype)
         names = _cuda_kernels(lambda: _check_fused_in_guards(w, x, r, 8))
-        expect = 4 if d != 4096 and rows >= from_rows else (1 if nvec <= 512 else 2)
+        expect = 4 if rows >= from_rows else (1 if nvec <= 512 else 2)
         assert _vpt_ran(names) == expect, (rows, d, names)
 
 

@@ -632,7 +632,8 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   // - 3200-4000: H100 -0.2 to +1.9 %, H200 -0.7 to +1.4 % (3592-4000 fp16 +0.4 to +1.9 % on both);
   // - 4104-7000: H100 +0.8 to +4.2 %, H200 +1.4 to +5.3 % (256 x 6000 fp16 +5.1 %), where 2 vectors had the
   //   line-aligned mapping (kShift, below; it stays for those rows past decode).
-  // Not the exact fits (4096, 5120, 7168: the exact-fit twins; at 4096 4 vectors were -2.5 to +0.3 % on the H100),
+  // Not the exact fits (4096, 5120, 7168: the exact-fit twins; at 4096 4 vectors were -2.5 to +0.3 % on the H100; but
+  // from 1.5 x the SMs since session 69, below),
   // nor under 400 vectors (-4.1 to +2.2 % at 3000-3096, decode_configs.py).
   // Session 52: from fewer rows than 1.5 x the SMs where it pays (an H100 draw had 191 x 3600 and 194 x 3688 at
   // 1.045-1.05x FlashInfer with 1 vector a thread). decode_configs.py, 100-197 rows, both dtypes, 4 vectors (hint 104)
@@ -645,8 +646,15 @@ cudaError_t dispatch(const NormParams& params, int vpt_hint, cudaStream_t stream
   const bool four_rows = nvec > 5 * kMaxBlock / 4 ? p.rows > sm64
                          : nvec < kMaxBlock       ? 5 * p.rows >= 6 * sm64
                                                   : shared_sms;
+  // Session 69: the exact fits of 512-1024 vectors too (16-bit d 4096-8192 a multiple of 512: 4096, 4608, 5120, 6144,
+  // 7168, 7680; one or two vectors a thread in blocks of 256-512 threads before), from 1.5 x the SMs. H200, lib_ab, 4
+  // buffer sets, two passes (NVIDIA_H200_lib_ab_fused_exact_decode_s69.txt): at 198-264 rows bf16 +0.7 to +5.0 %, fp16
+  // +0.3 to +3.6 % (256 x 4096 bf16 6.27 -> 6.09 us); at 133-160 rows (6144-7680: past the SM count, as the rows that do
+  // not fill) -1.2 to +2.3 %, and 3584 (448 vectors) -1.5 to +1.0 %: so neither. The H100 had put 4096 at -2.5 to +0.3 %
+  // at 177-256 rows in session 36 (NVIDIA_H100_lib_ab_fused_vpt4_narrow_s36.txt, against that session's kernels); not
+  // re-measured there (the H100 not lent).
   const bool wide_shared = kFused && decode && kWidest && sizeof(T) == 2 &&
-                           ((shared_sms && nvec > 2 * (kMaxBlock - 32) && nvec <= 2 * kMaxBlock) ||
+                           ((shared_sms && nvec >= kMaxBlock && nvec <= 2 * kMaxBlock) ||
                             (four_rows && nvec >= 400 && nvec <= 2 * kMaxBlock && !fills(nvec <= kMaxBlock ? 1 : 2)));
   int vpt = vpt_hint > 0 ? vpt_hint : wide_shared ? 4 : latency ? 1 : mid ? 2 : 4;
   while (ceil_div(nvec, vpt) > kMaxBlock && vpt * kVec < 64) vpt *= 2;
