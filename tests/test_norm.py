@@ -611,12 +611,18 @@ def test_fused_wide_rows_line_aligned(d, dtype):
 # those of 512-1024 vectors (4096, 6144: a multiple of 512) 4 vectors from 1.5 x (3584, 448 vectors, never). On each side
 # of each bound (placed by this GPU's SM count) the profiler reads the vectors a thread off the kernel's name, and the
 # output, the residual and the guards around both are checked.
+def _norm_kernel_ran(names):
+    "(kVPT, kGroup, kWeight) of the RMSNormKernel in `names` (kGroup 0: a block a row), None if none ran."
+    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
+    hits = [(int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in hits if m]
+    assert len(hits) <= 1, names
+    return hits[0] if hits else None
+
 def _vpt_ran(names):
-    "The vectors a thread (kVPT) of the RMSNormKernel in `names`."
-    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+),', n) for n in names]
-    hits = [int(m.group(2)) for m in hits if m]
-    assert len(hits) == 1, names
-    return hits[0]
+    "The vectors a thread (kVPT) of the one RMSNormKernel in `names`."
+    ran = _norm_kernel_ran(names)
+    assert ran is not None, names
+    return ran[0]
 
 @pytest.mark.cuda
 @pytest.mark.parametrize('dtype', DTYPES)
@@ -852,13 +858,6 @@ def test_fused_pieces_waves(d, dtype):
 # on each side of both bounds, widths on each side of 12288; out at the input's offset (past 6 x the SMs: the pieces
 # kernel) and 4 elements off it (the vector kernel, the late weight again); the profiler reads the weight off the
 # kernel's name, the output lands between poisoned guards.
-def _norm_kernel_ran(names):
-    "(kVPT, kGroup, kWeight) of the RMSNormKernel in `names` (kGroup 0: a block a row), None if none ran."
-    hits = [re.search(r'RMSNormKernel<[^,]+, (\d+), (\d+), (\d+), (?:true|false), (\d+)', n) for n in names]
-    hits = [(int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in hits if m]
-    assert len(hits) <= 1, names
-    return hits[0] if hits else None
-
 def _weight_ran(names):
     "The weight mode (kWeight: 0 late, 1 early, 2 batched) of the RMSNormKernel in `names`, None if none ran."
     ran = _norm_kernel_ran(names)
